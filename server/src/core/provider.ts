@@ -1,0 +1,107 @@
+/**
+ * The port through which the session engine reaches a tutor and an evaluator (SPEC §7).
+ * Two providers implement it: `anthropic` (the official SDK) and `offline` (deterministic,
+ * local, no network). Nothing here imports an SDK: adapters map to and from these types.
+ */
+import type { SessionMode, Widget } from '@tutorloop/shared';
+
+/** A point of the session checklist as the evaluator and tutor see it. */
+export interface ChecklistPoint {
+  id: string;
+  content: string;
+  /** Optional author's context: a hint about where the point belongs. */
+  context: string | null;
+}
+
+/** One message of the conversation as the models see it. */
+export type ConversationMessage =
+  | { role: 'learner'; content: string }
+  | { role: 'tutor'; content: string; toolCall?: ToolCall }
+  | { role: 'tool_result'; toolCallId: string; content: string };
+
+/** A call the tutor made to a client tool (a widget) or a backend tool. */
+export interface ToolCall {
+  id: string;
+  name: string;
+  input: Record<string, unknown>;
+}
+
+/** What the batch evaluator receives (SPEC §4.1): only unchecked points, the last 10 messages. */
+export interface EvaluationInput {
+  points: ChecklistPoint[];
+  recentMessages: ConversationMessage[];
+  mode: SessionMode;
+}
+
+/** A point the evaluator found recalled. */
+export interface RecalledPoint {
+  id: string;
+  /** 0–1; clamped by the parser. */
+  confidence: number;
+  observation: string;
+}
+
+/** The evaluator's verdict for one learner message. An empty result is always valid. */
+export interface EvaluationResult {
+  recalledPoints: RecalledPoint[];
+  /** Guidance for the tutor's next reply; never shown to the learner, never stored. */
+  feedback: string;
+}
+
+export const emptyEvaluation: EvaluationResult = Object.freeze({ recalledPoints: [], feedback: '' }) as EvaluationResult;
+
+/** Why the tutor is being asked to speak. */
+export type TutorTrigger =
+  /** The session just started: greet and open the first probe. */
+  | 'session_start'
+  /** The learner sent a chat message. */
+  | 'learner_message'
+  /** The learner answered the pending widget. */
+  | 'widget_answer';
+
+/** Everything the tutor needs for one reply. Built fresh from the database every turn. */
+export interface TutorInput {
+  trigger: TutorTrigger;
+  /** The recall set's name. */
+  title: string;
+  mode: SessionMode;
+  rabbitholeTopic: string | null;
+  /** The whole checklist with its progress. */
+  checklist: Array<ChecklistPoint & { recalled: boolean }>;
+  /** The point the tutor should be probing now, or null when every point is recalled. */
+  probePoint: ChecklistPoint | null;
+  /** Learner turns already spent on the current probe point without recalling it. */
+  probeAttempts: number;
+  /** Points the learner recalled in this very turn. */
+  justRecalled: ChecklistPoint[];
+  /** The evaluator's feedback for this turn: an ephemeral system-level note, never stored. */
+  feedback: string;
+  /** The stored conversation, oldest first, tool calls and results included. */
+  conversation: ConversationMessage[];
+  /** The learner's turn number (1 for the first learner message). */
+  turn: number;
+}
+
+/** A piece of the tutor's reply as it is produced. */
+export type TutorEvent =
+  | { type: 'text_delta'; text: string }
+  /** The tutor hands the learner a widget (a client tool call suspends the loop). */
+  | { type: 'widget'; toolCallId: string; widget: Omit<Widget, 'widgetId'> };
+
+/** Verdict of the safety gate on a learner message. */
+export type SafetyVerdict = { safe: true } | { safe: false; reason: string };
+
+/**
+ * A tutor + evaluator provider. Methods may throw or reject; the session engine turns an
+ * evaluator failure into an empty result and a tutor failure into an `error` event, so a
+ * provider never has to swallow errors itself.
+ */
+export interface TutorProvider {
+  readonly name: 'anthropic' | 'offline';
+  /** The batch evaluator: which unchecked points the latest learner message shows. */
+  evaluate(input: EvaluationInput, signal: AbortSignal): Promise<EvaluationResult>;
+  /** The tutor's reply, streamed. */
+  reply(input: TutorInput, signal: AbortSignal): AsyncIterable<TutorEvent>;
+  /** A fast check that a learner message is safe to answer normally. */
+  checkSafety(message: string, signal: AbortSignal): Promise<SafetyVerdict>;
+}

@@ -1,0 +1,88 @@
+import { z } from 'zod';
+import { Widget, WidgetAnswer } from './widgets';
+
+/** Session types (SPEC §4). */
+export const SessionTypes = { recall: 'recall', assessment: 'assessment', learning: 'learning' } as const;
+export const SessionType = z.enum(['recall', 'assessment', 'learning']);
+export type SessionType = z.infer<typeof SessionType>;
+
+/** Session statuses (SPEC §4): pending → active ⇄ awaiting_client_action → completed | abandoned. */
+export const SessionStatuses = {
+  pending: 'pending',
+  active: 'active',
+  awaitingClientAction: 'awaiting_client_action',
+  completed: 'completed',
+  abandoned: 'abandoned',
+} as const;
+export const SessionStatus = z.enum(['pending', 'active', 'awaiting_client_action', 'completed', 'abandoned']);
+export type SessionStatus = z.infer<typeof SessionStatus>;
+
+/** Recall session modes (SPEC §4.1). */
+export const SessionMode = z.enum(['recall', 'rabbithole']);
+export type SessionMode = z.infer<typeof SessionMode>;
+
+const stateBase = {
+  sessionId: z.string(),
+  type: SessionType,
+  mode: SessionMode,
+  /** Number of learner turns taken so far. */
+  turn: z.number().int().min(0),
+  /** Checklist points recalled so far (recall sessions) or items answered (assessments). */
+  recalledCount: z.number().int().min(0),
+  /** Size of the checklist (recall sessions) or number of items (assessments). */
+  totalPoints: z.number().int().min(0),
+  /** The rabbit-hole topic while mode is `rabbithole`. */
+  rabbitholeTopic: z.string().optional(),
+  /** Title shown to the learner (the recall set's name). */
+  title: z.string().optional(),
+};
+
+/**
+ * What the learner may know about a session: never point contents that are still
+ * unchecked, confidences or correct answers (SPEC §5). A union keyed on `status`.
+ */
+export const SessionState = z.discriminatedUnion('status', [
+  z.object({ status: z.literal('pending'), ...stateBase }),
+  z.object({ status: z.literal('active'), ...stateBase }),
+  z.object({ status: z.literal('awaiting_client_action'), ...stateBase, pendingWidget: Widget }),
+  z.object({ status: z.literal('completed'), ...stateBase, endedAt: z.string() }),
+  z.object({ status: z.literal('abandoned'), ...stateBase, endedAt: z.string() }),
+]);
+export type SessionState = z.infer<typeof SessionState>;
+
+/** A message of the visible conversation, as restored by `history` and the replay endpoint. */
+export const HistoryMessage = z.object({
+  id: z.string(),
+  role: z.enum(['learner', 'tutor']),
+  content: z.string(),
+  createdAt: z.string(),
+  /** Present on a tutor message that handed the learner a widget. */
+  widget: Widget.optional(),
+  /** Present on a learner message that answered a widget. */
+  widgetAnswer: z.object({ widgetId: z.string(), response: WidgetAnswer }).optional(),
+});
+export type HistoryMessage = z.infer<typeof HistoryMessage>;
+
+/** The summary sent with `session_complete` and by `GET /api/sessions/{id}/summary`. */
+export const SessionSummary = z.object({
+  sessionId: z.string(),
+  type: SessionType,
+  status: z.enum(['completed', 'abandoned']),
+  /** Why the session ended. */
+  reason: z.enum(['all_recalled', 'ended_by_learner', 'time_expired', 'deleted']),
+  turns: z.number().int().min(0),
+  recalledCount: z.number().int().min(0),
+  totalPoints: z.number().int().min(0),
+  durationSeconds: z.number().min(0),
+  /** Points of the checklist with their outcome; contents are safe to show once the session is over. */
+  points: z.array(
+    z.object({
+      id: z.string(),
+      content: z.string(),
+      recalled: z.boolean(),
+      /** When this point is next due for review (ISO), if scheduled. */
+      nextDue: z.string().optional(),
+    }),
+  ),
+});
+export type SessionSummary = z.infer<typeof SessionSummary>;

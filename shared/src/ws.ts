@@ -1,0 +1,148 @@
+import { z } from 'zod';
+import { ErrorCodeSchema } from './errors';
+import { Limits } from './limits';
+import { HistoryMessage, SessionState, SessionSummary } from './session';
+import { Widget, WidgetAnswer } from './widgets';
+
+// ---------------------------------------------------------------------------
+// Client → server (SPEC §5). Parsed strictly at the server edge.
+// ---------------------------------------------------------------------------
+
+/** A learner chat message. A resend with the same clientMessageId is processed once. */
+export const ChatMessage = z.object({
+  type: z.literal('chat'),
+  payload: z.object({
+    message: z.string().trim().min(1, 'message is empty').max(Limits.chatMessageMaxLength),
+    clientMessageId: z.string().min(1).max(Limits.clientMessageIdMaxLength).optional(),
+  }),
+});
+/** The learner's answer to the pending widget. */
+export const WidgetResponseMessage = z.object({
+  type: z.literal('widget_response'),
+  payload: z.object({ widgetId: z.string().min(1), response: WidgetAnswer }),
+});
+/** Enter or leave a rabbit hole (a tangent the learner opened). */
+export const RabbitholeMessage = z.object({
+  type: z.literal('rabbithole'),
+  payload: z.discriminatedUnion('action', [
+    z.object({ action: z.literal('enter'), topic: z.string().trim().min(1).max(Limits.rabbitholeTopicMaxLength) }),
+    z.object({ action: z.literal('exit') }),
+  ]),
+});
+/** The learner ends the session early. */
+export const EndSessionMessage = z.object({
+  type: z.literal('end_session'),
+  payload: z.object({}),
+});
+
+/** Every frame a client may send. */
+export const ClientMessage = z.discriminatedUnion('type', [
+  ChatMessage,
+  WidgetResponseMessage,
+  RabbitholeMessage,
+  EndSessionMessage,
+]);
+export type ClientMessage = z.infer<typeof ClientMessage>;
+export const clientMessageTypes = ['chat', 'widget_response', 'rabbithole', 'end_session'] as const;
+export type ClientMessageType = (typeof clientMessageTypes)[number];
+
+// ---------------------------------------------------------------------------
+// Server → client (SPEC §5).
+// ---------------------------------------------------------------------------
+
+export const TypingEvent = z.object({ type: z.literal('typing'), payload: z.object({}) });
+export const AssistantDeltaEvent = z.object({
+  type: z.literal('assistant_delta'),
+  payload: z.object({ messageId: z.string(), delta: z.string() }),
+});
+export const AssistantEvent = z.object({
+  type: z.literal('assistant'),
+  payload: z.object({ messageId: z.string(), message: z.string() }),
+});
+export const StateUpdateEvent = z.object({
+  type: z.literal('state_update'),
+  payload: z.object({ state: SessionState }),
+});
+export const WidgetEvent = z.object({ type: z.literal('widget'), payload: Widget });
+export const SessionCompleteEvent = z.object({
+  type: z.literal('session_complete'),
+  payload: z.object({ summary: SessionSummary }),
+});
+export const ErrorEvent = z.object({
+  type: z.literal('error'),
+  payload: z.object({ code: ErrorCodeSchema, message: z.string() }),
+});
+export const HistoryEvent = z.object({
+  type: z.literal('history'),
+  payload: z.object({ messages: z.array(HistoryMessage) }),
+});
+
+/** Every event the server may send. */
+export const ServerEvent = z.discriminatedUnion('type', [
+  TypingEvent,
+  AssistantDeltaEvent,
+  AssistantEvent,
+  StateUpdateEvent,
+  WidgetEvent,
+  SessionCompleteEvent,
+  ErrorEvent,
+  HistoryEvent,
+]);
+export type ServerEvent = z.infer<typeof ServerEvent>;
+export type ServerEventType = ServerEvent['type'];
+export type ServerEventOf<T extends ServerEventType> = Extract<ServerEvent, { type: T }>;
+
+export type ParseResult<T> =
+  | { ok: true; value: T }
+  | { ok: false; error: { code: 'invalid_json' | 'unknown_type' | 'invalid_payload'; message: string } };
+
+function describeIssues(error: z.ZodError): string {
+  return error.issues
+    .slice(0, 3)
+    .map((issue) => `${issue.path.length ? issue.path.join('.') : '(root)'}: ${issue.message}`)
+    .join('; ');
+}
+
+/**
+ * Parses one text frame from a client. Never throws: a bad frame yields an error the
+ * server sends back as an `error` event while the connection stays open.
+ */
+export function parseClientMessage(raw: string): ParseResult<ClientMessage> {
+  let data: unknown;
+  try {
+    data = JSON.parse(raw);
+  } catch {
+    return { ok: false, error: { code: 'invalid_json', message: 'Frame is not valid JSON.' } };
+  }
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) {
+    return { ok: false, error: { code: 'invalid_payload', message: 'Frame must be a JSON object {"type","payload"}.' } };
+  }
+  const type = (data as { type?: unknown }).type;
+  if (typeof type !== 'string' || !(clientMessageTypes as readonly string[]).includes(type)) {
+    return {
+      ok: false,
+      error: {
+        code: 'unknown_type',
+        message: `Unknown message type ${JSON.stringify(type ?? null)}; expected one of ${clientMessageTypes.join(', ')}.`,
+      },
+    };
+  }
+  const parsed = ClientMessage.safeParse(data);
+  if (!parsed.success) {
+    return { ok: false, error: { code: 'invalid_payload', message: `Invalid ${type} payload: ${describeIssues(parsed.error)}` } };
+  }
+  return { ok: true, value: parsed.data };
+}
+
+/**
+ * Parses one frame from the server, leniently: unknown fields pass, and an unknown event
+ * type yields `null` so an older client survives a newer server.
+ */
+export function parseServerEvent(raw: string): ServerEvent | null {
+  try {
+    const parsed = ServerEvent.safeParse(JSON.parse(raw));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
