@@ -56,6 +56,8 @@ export const HistoryMessage = z.object({
   role: z.enum(['learner', 'tutor']),
   content: z.string(),
   createdAt: z.string(),
+  /** On a learner message: the id the client sent it with, so an outbox can tell it arrived. */
+  clientMessageId: z.string().optional(),
   /** Present on a tutor message that handed the learner a widget. */
   widget: Widget.optional(),
   /** Present on a learner message that answered a widget. */

@@ -1,0 +1,105 @@
+/**
+ * Configuration from the environment (SPEC §10). A `.env` file at the repository root
+ * (or the working directory) is read first; real environment variables win.
+ * Invalid configuration stops the start with one clear line naming the variable.
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+
+export const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** Current model ids (not in the SDK's deprecation table); override with TUTOR_MODEL / EVALUATOR_MODEL. */
+export const defaultModels = { tutor: 'claude-sonnet-4-6', evaluator: 'claude-haiku-4-5' } as const;
+
+const emptyAsUndefined = (value: unknown) => (value === '' ? undefined : value);
+
+const ConfigSchema = z.object({
+  PORT: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).max(65535).default(3000)),
+  HOST: z.preprocess(emptyAsUndefined, z.string().min(1).default('127.0.0.1')),
+  DATA_DIR: z.preprocess(emptyAsUndefined, z.string().min(1).default(path.join(repositoryRoot, 'data'))),
+  JWT_SECRET: z.preprocess(emptyAsUndefined, z.string().min(32, 'must be at least 32 characters').optional()),
+  ANTHROPIC_API_KEY: z.preprocess(emptyAsUndefined, z.string().min(1).optional()),
+  ANTHROPIC_BASE_URL: z.preprocess(emptyAsUndefined, z.url('must be a URL').optional()),
+  TUTOR_MODEL: z.preprocess(emptyAsUndefined, z.string().min(1).default(defaultModels.tutor)),
+  EVALUATOR_MODEL: z.preprocess(emptyAsUndefined, z.string().min(1).default(defaultModels.evaluator)),
+  LLM_PROVIDER: z.preprocess(emptyAsUndefined, z.enum(['auto', 'anthropic', 'offline']).default('auto')),
+  LOG_LEVEL: z.preprocess(
+    emptyAsUndefined,
+    z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  ),
+  /** Largest WebSocket text frame processed, in bytes; larger ones get an `error` event. */
+  WS_MAX_FRAME_BYTES: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1024).max(1_048_576).default(65_536)),
+  /** Frames a connection may send per 10 seconds before it gets `rate_limited` errors. */
+  WS_RATE_LIMIT: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(10_000).default(30)),
+  /** Directory of the built web app to serve; empty disables static serving. */
+  WEB_DIST: z.preprocess(emptyAsUndefined, z.string().default(path.join(repositoryRoot, 'web', 'dist'))),
+});
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseFile: string;
+  jwtSecret: string | undefined;
+  anthropicApiKey: string | undefined;
+  anthropicBaseUrl: string | undefined;
+  tutorModel: string;
+  evaluatorModel: string;
+  provider: 'anthropic' | 'offline';
+  logLevel: z.infer<typeof ConfigSchema>['LOG_LEVEL'];
+  wsMaxFrameBytes: number;
+  wsRateLimit: number;
+  webDist: string;
+}
+
+export type ConfigResult = { ok: true; value: Config } | { ok: false; error: string };
+
+/** Validates an environment; the error names the first bad variable in one line. */
+export function parseConfig(environment: Record<string, string | undefined>): ConfigResult {
+  const parsed = ConfigSchema.safeParse(environment);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const name = String(issue.path[0] ?? 'configuration');
+    return { ok: false, error: `Invalid configuration: ${name} ${issue.message} (got ${JSON.stringify(environment[name] ?? '')})` };
+  }
+  const env = parsed.data;
+  if (env.LLM_PROVIDER === 'anthropic' && !env.ANTHROPIC_API_KEY) {
+    return { ok: false, error: 'Invalid configuration: LLM_PROVIDER is "anthropic" but ANTHROPIC_API_KEY is not set' };
+  }
+  const provider = env.LLM_PROVIDER === 'auto' ? (env.ANTHROPIC_API_KEY ? 'anthropic' : 'offline') : env.LLM_PROVIDER;
+  const dataDir = path.resolve(env.DATA_DIR);
+  return {
+    ok: true,
+    value: {
+      port: env.PORT,
+      host: env.HOST,
+      dataDir,
+      databaseFile: path.join(dataDir, 'tutorloop.sqlite'),
+      jwtSecret: env.JWT_SECRET,
+      anthropicApiKey: env.ANTHROPIC_API_KEY,
+      anthropicBaseUrl: env.ANTHROPIC_BASE_URL,
+      tutorModel: env.TUTOR_MODEL,
+      evaluatorModel: env.EVALUATOR_MODEL,
+      provider,
+      logLevel: env.LOG_LEVEL,
+      wsMaxFrameBytes: env.WS_MAX_FRAME_BYTES,
+      wsRateLimit: env.WS_RATE_LIMIT,
+      webDist: env.WEB_DIST,
+    },
+  };
+}
+
+/** Loads `.env` (repository root, then cwd) into process.env without overriding set variables. */
+export function loadDotEnv(): void {
+  for (const file of [path.join(repositoryRoot, '.env'), path.resolve('.env')]) {
+    if (existsSync(file)) {
+      try {
+        process.loadEnvFile(file);
+      } catch {
+        // An unreadable .env is the user's to fix; the schema reports what is missing.
+      }
+    }
+  }
+}

@@ -1,0 +1,98 @@
+/**
+ * Pure mappings from stored records to what a learner may see (SPEC §5): the session
+ * state (never unchecked point contents, confidences or answers), the visible history,
+ * and the conversation as the models see it.
+ */
+import { Widget, type HistoryMessage, type SessionState, type SessionStatus, type WidgetKind } from '@tutorloop/shared';
+import type { ConversationMessage } from '../provider';
+import type { ChecklistEntry, PendingActionRecord, SessionRecord, StoredMessage } from './session-repository';
+
+export function isEnded(status: SessionStatus): boolean {
+  return status === 'completed' || status === 'abandoned';
+}
+
+const toolNames: Record<WidgetKind, string> = {
+  multiple_choice: 'present_choices',
+  free_text: 'request_free_text',
+  code_editor: 'present_code_editor',
+};
+
+/** The client tool name (SPEC §4.2) for a widget kind. */
+export function toolNameForKind(kind: WidgetKind): string {
+  return toolNames[kind];
+}
+
+/** Rebuilds the widget a pending action stands for. */
+export function widgetForAction(action: PendingActionRecord): Widget {
+  return Widget.parse({ widgetId: action.id, kind: action.kind, props: action.props });
+}
+
+export function buildState(session: SessionRecord, checklist: ChecklistEntry[], pending: PendingActionRecord | null): SessionState {
+  const base = {
+    sessionId: session.id,
+    type: session.type,
+    mode: session.mode,
+    turn: session.turn,
+    recalledCount: checklist.filter((entry) => entry.status === 'recalled').length,
+    totalPoints: checklist.length,
+    title: session.title,
+    ...(session.mode === 'rabbithole' && session.rabbitholeTopic ? { rabbitholeTopic: session.rabbitholeTopic } : {}),
+  };
+  switch (session.status) {
+    case 'pending':
+    case 'active':
+      return { status: session.status, ...base };
+    case 'awaiting_client_action':
+      // A status without its widget would be a broken state: fall back to active.
+      return pending ? { status: 'awaiting_client_action', ...base, pendingWidget: widgetForAction(pending) } : { status: 'active', ...base };
+    case 'completed':
+    case 'abandoned':
+      return { status: session.status, ...base, endedAt: (session.endedAt ?? session.updatedAt).toISOString() };
+    default: {
+      const unreachable: never = session.status;
+      throw new Error(`unknown status ${String(unreachable)}`);
+    }
+  }
+}
+
+/** The visible conversation: learner messages, tutor replies (with their widget), widget answers. */
+export function buildHistory(messages: StoredMessage[], actions: PendingActionRecord[]): HistoryMessage[] {
+  const actionsByToolCall = new Map(actions.map((action) => [action.toolCallId, action]));
+  return messages.map((message): HistoryMessage => {
+    const base = { id: message.id, content: message.content, createdAt: message.createdAt.toISOString() };
+    switch (message.role) {
+      case 'learner':
+        return { ...base, role: 'learner', ...(message.clientMessageId ? { clientMessageId: message.clientMessageId } : {}) };
+      case 'tutor': {
+        const action = message.toolCall ? actionsByToolCall.get(message.toolCall.id) : undefined;
+        return { ...base, role: 'tutor', ...(action ? { widget: widgetForAction(action) } : {}) };
+      }
+      case 'tool_result':
+        return { ...base, role: 'learner', ...(message.widgetAnswer ? { widgetAnswer: message.widgetAnswer } : {}) };
+      default: {
+        const unreachable: never = message.role;
+        throw new Error(`unknown role ${String(unreachable)}`);
+      }
+    }
+  });
+}
+
+/** The stored conversation as the models see it, tool calls and results included. */
+export function toConversation(messages: StoredMessage[]): ConversationMessage[] {
+  return messages.map((message): ConversationMessage => {
+    switch (message.role) {
+      case 'learner':
+        return { role: 'learner', content: message.content };
+      case 'tutor':
+        return message.toolCall
+          ? { role: 'tutor', content: message.content, toolCall: message.toolCall }
+          : { role: 'tutor', content: message.content };
+      case 'tool_result':
+        return { role: 'tool_result', toolCallId: message.toolCallId ?? '', content: message.content };
+      default: {
+        const unreachable: never = message.role;
+        throw new Error(`unknown role ${String(unreachable)}`);
+      }
+    }
+  });
+}

@@ -1,0 +1,203 @@
+/**
+ * The HTTP API (SPEC §6): parse → validate with the shared zod schemas → call a service
+ * → send. Errors become `{error:{code,message}}` with the right status.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { z } from 'zod';
+import {
+  CreateRecallSetBody,
+  CreateSessionBody,
+  Credentials,
+  ImportRecallSetBody,
+  StepBody,
+  UpdateLearnerBody,
+  UpdateRecallSetBody,
+  type AuthResponse,
+  type HealthResponse,
+  type ServerEvent,
+  type StepResponse,
+} from '@tutorloop/shared';
+import type { TokenService } from '../auth/tokens';
+import type { Clock } from '../core/ports';
+import type { SessionHub } from '../core/session/session-hub';
+import { AppError } from '../services/app-error';
+import type { LearnerService } from '../services/learners';
+import type { RecallSetService } from '../services/recall-sets';
+import type { SessionService } from '../services/sessions';
+
+export interface RouteDeps {
+  tokens: TokenService;
+  clock: Clock;
+  hub: SessionHub;
+  learners: LearnerService;
+  recallSets: RecallSetService;
+  sessions: SessionService;
+  tutor: HealthResponse['tutor'];
+  version: string;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    learnerId: string;
+  }
+}
+
+function validate<Schema extends z.ZodType>(schema: Schema, value: unknown): z.infer<Schema> {
+  const parsed = schema.safeParse(value ?? {});
+  if (!parsed.success) {
+    const message = parsed.error.issues
+      .slice(0, 3)
+      .map((issue) => `${issue.path.length ? issue.path.join('.') : 'body'}: ${issue.message}`)
+      .join('; ');
+    throw new AppError('invalid_payload', message);
+  }
+  return parsed.data;
+}
+
+function idParam(request: FastifyRequest): string {
+  return (request.params as { id: string }).id;
+}
+
+export function registerRoutes(app: FastifyInstance, deps: RouteDeps): void {
+  const { tokens, clock, hub, learners, recallSets, sessions } = deps;
+
+  app.setErrorHandler((error: Error & { statusCode?: number; code?: string }, request, reply) => {
+    if (error instanceof AppError) {
+      return reply.status(error.status).send({ error: { code: error.code, message: error.message } });
+    }
+    if (error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || (error instanceof SyntaxError && error.statusCode === 400)) {
+      return reply.status(400).send({ error: { code: 'invalid_json', message: 'Request body is not valid JSON.' } });
+    }
+    if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+      const code = error.statusCode === 413 ? 'bad_request' : error.statusCode === 415 ? 'bad_request' : 'bad_request';
+      return reply.status(error.statusCode).send({ error: { code, message: error.message } });
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return reply.status(500).send({ error: { code: 'internal', message: 'Internal error.' } });
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    reply.status(404).send({ error: { code: 'not_found', message: `No route ${request.method} ${request.url.split('?')[0]}.` } });
+  });
+
+  const authenticate = async (request: FastifyRequest) => {
+    const header = request.headers.authorization;
+    const token = header?.startsWith('Bearer ') ? header.slice(7).trim() : null;
+    const learnerId = await tokens.verify(token);
+    if (!learnerId || !learners.get(learnerId)) throw new AppError('unauthorized', 'Sign in first: missing, invalid or expired token.');
+    request.learnerId = learnerId;
+  };
+
+  app.get('/api/health', async (): Promise<HealthResponse> => ({ status: 'ok', tutor: deps.tutor, version: deps.version }));
+
+  app.post('/api/auth/register', async (request, reply): Promise<AuthResponse> => {
+    const learner = await learners.register(validate(Credentials, request.body), clock.now());
+    reply.status(201);
+    return { token: await tokens.issue(learner.id), learner };
+  });
+
+  app.post('/api/auth/login', async (request): Promise<AuthResponse> => {
+    const learner = await learners.login(validate(Credentials, request.body));
+    return { token: await tokens.issue(learner.id), learner };
+  });
+
+  app.register(async (api) => {
+    api.addHook('preHandler', authenticate);
+
+    api.get('/api/me', async (request) => ({ learner: learners.get(request.learnerId) }));
+    api.patch('/api/me', async (request) => ({ learner: learners.update(request.learnerId, validate(UpdateLearnerBody, request.body)) }));
+
+    api.get('/api/recall-sets', async (request) => ({ recallSets: recallSets.list(request.learnerId, clock.now()) }));
+    api.post('/api/recall-sets', async (request, reply) => {
+      const body = validate(CreateRecallSetBody, request.body);
+      reply.status(201);
+      return recallSets.create(request.learnerId, body, clock.now());
+    });
+    api.post('/api/recall-sets/import', async (request, reply) => {
+      const body = validate(ImportRecallSetBody, request.body);
+      reply.status(201);
+      return recallSets.import(request.learnerId, body, clock.now());
+    });
+    api.get('/api/recall-sets/:id', async (request) => recallSets.get(request.learnerId, idParam(request), clock.now()));
+    api.put('/api/recall-sets/:id', async (request) =>
+      recallSets.update(request.learnerId, idParam(request), validate(UpdateRecallSetBody, request.body), clock.now()),
+    );
+    api.delete('/api/recall-sets/:id', async (request, reply: FastifyReply) => {
+      recallSets.delete(request.learnerId, idParam(request));
+      return reply.status(204).send();
+    });
+
+    api.get('/api/cards', async (request) => {
+      const { recallSetId } = (request.query ?? {}) as { recallSetId?: string };
+      if (!recallSetId) throw new AppError('invalid_payload', 'recallSetId: query parameter is required');
+      return { cards: recallSets.cards(request.learnerId, recallSetId, clock.now()) };
+    });
+
+    api.post('/api/sessions', async (request, reply) => {
+      const body = validate(CreateSessionBody, request.body);
+      if (body.type !== 'recall') {
+        throw new AppError('invalid_payload', `type: "${body.type}" sessions are not available yet; use "recall"`);
+      }
+      const sessionId = sessions.createRecall(request.learnerId, body.recallSetId, clock.now());
+      reply.status(201);
+      return { sessionId };
+    });
+    api.get('/api/sessions', async (request) => ({ sessions: sessions.list(request.learnerId) }));
+    api.get('/api/sessions/:id', async (request) => {
+      const session = sessions.owned(request.learnerId, idParam(request));
+      const room = hub.room(session.id);
+      const state = room.state();
+      hub.release(session.id);
+      return { session: sessions.toListItem(session), state };
+    });
+    api.get('/api/sessions/:id/replay', async (request) => {
+      const session = sessions.owned(request.learnerId, idParam(request));
+      const room = hub.room(session.id);
+      const messages = room.history();
+      hub.release(session.id);
+      return { sessionId: session.id, messages };
+    });
+    api.get('/api/sessions/:id/summary', async (request) => {
+      const session = sessions.owned(request.learnerId, idParam(request));
+      const summary = hub.room(session.id).summary();
+      hub.release(session.id);
+      if (!summary) throw new AppError('conflict', 'The session has not ended yet; its summary comes at the end.');
+      return { summary };
+    });
+    api.post('/api/sessions/:id/step', async (request): Promise<StepResponse> => {
+      const session = sessions.owned(request.learnerId, idParam(request));
+      const body = validate(StepBody, request.body);
+      const room = hub.room(session.id);
+      const events: ServerEvent[] = [];
+      const collect = (event: ServerEvent) => events.push(event);
+      room.subscribe(collect);
+      try {
+        room.resume();
+        await room.handle({ type: 'chat', payload: { message: body.message, ...(body.clientMessageId ? { clientMessageId: body.clientMessageId } : {}) } }, collect);
+        await room.settled();
+      } finally {
+        room.detach(collect);
+        hub.release(session.id);
+      }
+      const failure = events.find((event) => event.type === 'error');
+      const assistants = events.filter((event) => event.type === 'assistant');
+      const last = assistants[assistants.length - 1];
+      if (failure && failure.type === 'error' && !last) throw new AppError(failure.payload.code, failure.payload.message);
+      const complete = events.find((event) => event.type === 'session_complete');
+      return {
+        reply: last && last.type === 'assistant' ? last.payload : null,
+        state: room.state(),
+        summary: complete && complete.type === 'session_complete' ? complete.payload.summary : null,
+      };
+    });
+    api.delete('/api/sessions/:id', async (request, reply: FastifyReply) => {
+      const session = sessions.owned(request.learnerId, idParam(request));
+      const room = hub.room(session.id);
+      room.close();
+      await room.settled();
+      sessions.delete(request.learnerId, session.id);
+      hub.release(session.id);
+      return reply.status(204).send();
+    });
+  });
+}

@@ -1,0 +1,107 @@
+/**
+ * Composition root: opens the database, picks the tutor provider, and serves the HTTP API,
+ * the WebSocket endpoint and the built web app on one port.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import Fastify, { type FastifyBaseLogger } from 'fastify';
+import pino from 'pino';
+import { createTokenService, resolveJwtSecret } from './auth/tokens';
+import type { Config } from './config';
+import { repositoryRoot } from './config';
+import { createOfflineProvider } from './core/offline/offline-provider';
+import { systemClock, uuidGenerator, type Clock, type Logger } from './core/ports';
+import type { TutorProvider } from './core/provider';
+import { SessionHub } from './core/session/session-hub';
+import { openDatabase, type Database } from './db/database';
+import { SqliteSessionRepository } from './db/session-store';
+import { registerRoutes } from './http/routes';
+import { LearnerService } from './services/learners';
+import { RecallSetService } from './services/recall-sets';
+import { SessionService } from './services/sessions';
+import { SocketServer } from './ws/socket-server';
+
+export interface ServerOverrides {
+  provider?: TutorProvider;
+  clock?: Clock;
+}
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  database: Database;
+  provider: TutorProvider;
+  close(): Promise<void>;
+}
+
+const version = (JSON.parse(readFileSync(path.join(repositoryRoot, 'package.json'), 'utf8')) as { version: string }).version;
+
+export function createProvider(config: Config): TutorProvider {
+  if (config.provider === 'offline') return createOfflineProvider();
+  throw new Error(
+    'The anthropic provider is not available in this build yet: unset ANTHROPIC_API_KEY or set LLM_PROVIDER=offline',
+  );
+}
+
+export async function startServer(config: Config, overrides: ServerOverrides = {}): Promise<RunningServer> {
+  const logger = pino({
+    level: config.logLevel,
+    redact: { paths: ['req.headers.authorization', 'password', '*.password', 'token'], censor: '[redacted]' },
+  });
+  const database = openDatabase(config.databaseFile);
+  const clock = overrides.clock ?? systemClock;
+  const provider = overrides.provider ?? createProvider(config);
+  const tokens = createTokenService(resolveJwtSecret(config.jwtSecret, config.dataDir));
+  const repository = new SqliteSessionRepository(database);
+  const hub = new SessionHub({ repository, provider, clock, ids: uuidGenerator, logger: logger as unknown as Logger });
+  const learners = new LearnerService(database);
+  const recallSets = new RecallSetService(database);
+  const sessions = new SessionService(database, repository, recallSets);
+
+  // Per-request logs only when debugging; errors always reach the log.
+  const requestLogLevel = config.logLevel === 'debug' || config.logLevel === 'trace' || config.logLevel === 'silent' ? config.logLevel : 'warn';
+  const app = Fastify({ loggerInstance: logger.child({}, { level: requestLogLevel }) as FastifyBaseLogger, bodyLimit: 1_048_576 });
+  registerRoutes(app, { tokens, clock, hub, learners, recallSets, sessions, tutor: provider.name, version });
+
+  if (config.webDist && existsSync(path.join(config.webDist, 'index.html'))) {
+    await app.register(fastifyStatic, { root: path.resolve(config.webDist), wildcard: false });
+    // Client-side routes fall back to the app shell; unknown /api routes stay JSON 404s.
+    app.get('/*', (request, reply) => {
+      if (request.url.startsWith('/api/')) {
+        return reply.status(404).send({ error: { code: 'not_found', message: `No route ${request.method} ${request.url.split('?')[0]}.` } });
+      }
+      return reply.sendFile('index.html');
+    });
+  }
+
+  const sockets = new SocketServer({
+    hub,
+    repository,
+    tokens,
+    logger: logger as unknown as Logger,
+    maxFrameBytes: config.wsMaxFrameBytes,
+    rateLimit: config.wsRateLimit,
+  });
+  app.server.on('upgrade', (request, socket, head) => {
+    if (sockets.matches(request)) sockets.handleUpgrade(request, socket, head);
+    else socket.destroy();
+  });
+
+  await app.listen({ port: config.port, host: config.host });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+  return {
+    url: `http://${host}:${port}`,
+    port,
+    database,
+    provider,
+    async close() {
+      sockets.close();
+      await hub.close();
+      await app.close();
+      database.$client.close();
+    },
+  };
+}

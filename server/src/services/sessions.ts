@@ -1,0 +1,87 @@
+/** Creating and listing sessions; the turn-by-turn engine lives in core/session. */
+import { and, desc, eq } from 'drizzle-orm';
+import type { SessionListItem } from '@tutorloop/shared';
+import { isDue } from '../core/scheduling/fsrs';
+import type { SessionRecord } from '../core/session/session-repository';
+import type { Database } from '../db/database';
+import { sessionPoints, sessions } from '../db/schema';
+import { SqliteSessionRepository, toSessionRecord } from '../db/session-store';
+import { AppError } from './app-error';
+import type { RecallSetService } from './recall-sets';
+
+export class SessionService {
+  constructor(
+    private readonly database: Database,
+    private readonly repository: SqliteSessionRepository,
+    private readonly recallSets: RecallSetService,
+  ) {}
+
+  /**
+   * A recall session's checklist holds the set's points that are due (never reviewed, or
+   * FSRS due ≤ now); if none is due, all of them (SPEC §4.1).
+   */
+  createRecall(learnerId: string, recallSetId: string, now: Date): string {
+    const set = this.recallSets.owned(learnerId, recallSetId);
+    const points = this.recallSets.points(recallSetId);
+    if (points.length === 0) throw new AppError('invalid_payload', 'This recall set has no points yet; add some first.');
+    const cardsByPoint = this.repository.cardsFor(learnerId, points.map((point) => point.id));
+    const due = points.filter((point) => isDue(cardsByPoint.get(point.id) ?? null, now));
+    const checklist = due.length > 0 ? due : points;
+    const id = crypto.randomUUID();
+    this.database.$client.transaction(() => {
+      this.database
+        .insert(sessions)
+        .values({
+          id,
+          learnerId,
+          type: 'recall',
+          status: 'pending',
+          mode: 'recall',
+          recallSetId,
+          title: set.name,
+          config: { allPoints: due.length === 0 },
+          createdAt: now,
+          updatedAt: now,
+        })
+        .run();
+      checklist.forEach((point, position) => {
+        this.database.insert(sessionPoints).values({ sessionId: id, pointId: point.id, position }).run();
+      });
+    })();
+    return id;
+  }
+
+  /** The session if the learner owns it; 404 when missing, 403 when another learner's. */
+  owned(learnerId: string, sessionId: string): SessionRecord {
+    const row = this.database.select().from(sessions).where(eq(sessions.id, sessionId)).get();
+    if (!row) throw new AppError('not_found', 'No session with that id.');
+    if (row.learnerId !== learnerId) throw new AppError('forbidden', 'This session belongs to another learner.');
+    return toSessionRecord(row);
+  }
+
+  list(learnerId: string): SessionListItem[] {
+    const rows = this.database.select().from(sessions).where(eq(sessions.learnerId, learnerId)).orderBy(desc(sessions.createdAt)).all();
+    return rows.map((row) => this.toListItem(toSessionRecord(row)));
+  }
+
+  toListItem(session: SessionRecord): SessionListItem {
+    const checklist = this.repository.getChecklist(session.id);
+    return {
+      id: session.id,
+      type: session.type,
+      status: session.status,
+      mode: session.mode,
+      title: session.title,
+      recallSetId: session.recallSetId,
+      recalledCount: checklist.filter((entry) => entry.status === 'recalled').length,
+      totalPoints: checklist.length,
+      createdAt: session.createdAt.toISOString(),
+      endedAt: session.endedAt?.toISOString() ?? null,
+    };
+  }
+
+  delete(learnerId: string, sessionId: string): void {
+    this.owned(learnerId, sessionId);
+    this.database.delete(sessions).where(and(eq(sessions.id, sessionId), eq(sessions.learnerId, learnerId))).run();
+  }
+}
