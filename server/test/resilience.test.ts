@@ -1,0 +1,169 @@
+/** SPEC §8: LLM failures, dropped sockets and a killed server lose nothing. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { AuthResponse, RecallSetDetail } from '@tutorloop/shared';
+import { createScriptedProvider } from './helpers/scripted-provider';
+import { SocketClient, startTestServer, type TestServer } from './helpers/test-server';
+
+const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+let cleanup: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  for (const step of cleanup.reverse()) await step();
+  cleanup = [];
+});
+
+async function session(server: TestServer, points = ['alpha beta gamma', 'delta epsilon zeta']) {
+  const { token } = await server.register();
+  const set = await server.createSet(token, points);
+  const sessionId = await server.createSession(token, set.id);
+  const client = await server.connect(sessionId, token);
+  await client.waitFor('assistant');
+  return { token, sessionId, client };
+}
+
+describe('model failures', () => {
+  it('goes on with an empty evaluation when the evaluator fails', async () => {
+    const provider = createScriptedProvider();
+    const server = await startTestServer({ provider });
+    cleanup.push(() => server.close());
+    const { client } = await session(server);
+    provider.failNextEvaluations(1);
+    const start = client.events.length;
+    client.send({ type: 'chat', payload: { message: 'alpha beta gamma' } });
+    const state = await client.waitFor('state_update', { from: start });
+    expect(state.payload.state.recalledCount).toBe(0);
+    expect(client.events.slice(start).some((event) => event.type === 'assistant')).toBe(true);
+    expect(provider.replies.at(-1)!.feedback).toBe('');
+    client.close();
+  });
+
+  it('keeps the message when the tutor fails, and a resend with the same clientMessageId completes the turn once', async () => {
+    const provider = createScriptedProvider();
+    const server = await startTestServer({ provider });
+    cleanup.push(() => server.close());
+    const { client, sessionId, token } = await session(server);
+    provider.failNextReplies(1);
+    let start = client.events.length;
+    client.send({ type: 'chat', payload: { message: 'alpha beta gamma', clientMessageId: 'retry-me' } });
+    const error = await client.waitFor('error', { from: start });
+    expect(error.payload.code).toBe('llm_unavailable');
+    const replay = await server.api<{ messages: Array<{ role: string; content: string }> }>('GET', `/api/sessions/${sessionId}/replay`, { token });
+    expect(replay.body.messages.map((message) => message.content)).toContain('alpha beta gamma');
+
+    start = client.events.length;
+    client.send({ type: 'chat', payload: { message: 'alpha beta gamma', clientMessageId: 'retry-me' } });
+    await client.waitFor('assistant', { from: start });
+    const after = await server.api<{ messages: Array<{ role: string; content: string }> }>('GET', `/api/sessions/${sessionId}/replay`, { token });
+    expect(after.body.messages.map((message) => message.role)).toEqual(['tutor', 'learner', 'tutor']);
+    const state = await client.waitFor('state_update', { from: start });
+    expect(state.payload.state.recalledCount).toBe(1);
+    client.close();
+  });
+});
+
+describe('a dropped socket', () => {
+  it('still receives the reply that was being produced when it reconnects', async () => {
+    const provider = createScriptedProvider();
+    const server = await startTestServer({ provider });
+    cleanup.push(() => server.close());
+    const { client, sessionId, token } = await session(server);
+    provider.chunkDelayMs = 150;
+    const start = client.events.length;
+    client.send({ type: 'chat', payload: { message: 'alpha beta gamma' } });
+    await client.waitFor('assistant_delta', { from: start });
+    client.close();
+    const again = await server.connect(sessionId, token);
+    const reply = await again.waitFor('assistant');
+    expect(reply.payload.message).toBe('Tutor reply for turn 1.');
+    const types = again.events.map((event) => event.type);
+    expect(types.slice(0, 3)).toEqual(['state_update', 'history', 'typing']);
+    // The text streamed before the reconnect arrives as one catch-up delta.
+    const deltas = again.events.filter((event) => event.type === 'assistant_delta').map((event) => event.payload.delta);
+    expect(deltas.join('')).toBe('Tutor reply for turn 1.');
+    again.close();
+  });
+});
+
+describe('a killed server', () => {
+  function startProcess(dataDir: string): Promise<{ child: ChildProcess; url: string }> {
+    return new Promise((resolve, reject) => {
+      // node itself runs the server (tsx as a loader), so SIGKILL hits the server process, not a wrapper.
+      const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+        cwd: serverDir,
+        env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LLM_PROVIDER: 'offline', ANTHROPIC_API_KEY: '', LOG_LEVEL: 'warn', WEB_DIST: '' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let output = '';
+      const timer = setTimeout(() => reject(new Error(`server did not start: ${output}`)), 20_000);
+      child.stdout!.on('data', (chunk: Buffer) => {
+        output += chunk.toString();
+        const match = /running at (http:\/\/[^\s]+)/.exec(output);
+        if (match) {
+          clearTimeout(timer);
+          resolve({ child, url: match[1]! });
+        }
+      });
+      child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      child.on('exit', (code) => reject(new Error(`server exited with ${code}: ${output}`)));
+    });
+  }
+
+  async function post<T>(url: string, route: string, body: unknown, token?: string): Promise<T> {
+    const response = await fetch(`${url}${route}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: JSON.stringify(body),
+    });
+    return (await response.json()) as T;
+  }
+
+  it('loses no committed message after SIGKILL mid-session and resumes with its history', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'tutorloop-restart-'));
+    cleanup.push(() => rmSync(dataDir, { recursive: true, force: true }));
+    const first = await startProcess(dataDir);
+    cleanup.push(() => void first.child.kill('SIGKILL'));
+    const { token } = await post<AuthResponse>(first.url, '/api/auth/register', { username: 'restart_user', password: 'survives a crash' });
+    const set = await post<RecallSetDetail>(first.url, '/api/recall-sets', { name: 'Cells', points: [{ content: 'Mitochondria produce ATP' }, { content: 'Ribosomes synthesize proteins' }] }, token);
+    const { sessionId } = await post<{ sessionId: string }>(first.url, '/api/sessions', { type: 'recall', recallSetId: set.id }, token);
+    const wsUrl = (url: string) => `${url.replace('http', 'ws')}/sessions/ws/${sessionId}?token=${token}`;
+
+    const client = await SocketClient.open(wsUrl(first.url));
+    await client.waitFor('state_update', { where: (event) => event.payload.state.status !== 'pending' });
+    await client.waitFor('assistant');
+    let start = client.events.length;
+    client.send({ type: 'chat', payload: { message: 'Mitochondria produce ATP', clientMessageId: 'm1' } });
+    await client.waitFor('state_update', { from: start, where: (event) => event.payload.state.turn === 1 });
+    start = client.events.length;
+    client.send({ type: 'chat', payload: { message: 'something about ribosomes?', clientMessageId: 'm2' } });
+    await client.waitFor('typing', { from: start });
+    first.child.kill('SIGKILL');
+    await client.waitForClose();
+
+    const second = await startProcess(dataDir);
+    cleanup.push(() => void second.child.kill('SIGKILL'));
+    const again = await SocketClient.open(wsUrl(second.url));
+    const state = await again.waitFor('state_update');
+    expect(state.payload.state).toMatchObject({ status: 'active', recalledCount: 1, totalPoints: 2, turn: 2 });
+    const history = await again.waitFor('history');
+    const learnerMessages = history.payload.messages.filter((message) => message.role === 'learner').map((message) => message.content);
+    expect(learnerMessages).toEqual(['Mitochondria produce ATP', 'something about ribosomes?']);
+    // The interrupted turn is answered (now, or it was committed just before the kill).
+    const replay = async () =>
+      (await (await fetch(`${second.url}/api/sessions/${sessionId}/replay`, { headers: { authorization: `Bearer ${token}` } })).json()) as { messages: Array<{ role: string }> };
+    for (let attempt = 0; attempt < 50 && (await replay()).messages.at(-1)!.role !== 'tutor'; attempt += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect((await replay()).messages.map((message) => message.role)).toEqual(['tutor', 'learner', 'tutor', 'learner', 'tutor']);
+
+    // The session goes on in the new process.
+    start = again.events.length;
+    again.send({ type: 'chat', payload: { message: 'Ribosomes synthesize proteins' } });
+    const complete = await again.waitFor('session_complete', { from: start });
+    expect(complete.payload.summary).toMatchObject({ recalledCount: 2, totalPoints: 2, reason: 'all_recalled' });
+    again.close();
+  });
+});
