@@ -38,7 +38,8 @@ export interface RunningServer {
 const version = (JSON.parse(readFileSync(path.join(repositoryRoot, 'package.json'), 'utf8')) as { version: string }).version;
 
 export function createProvider(config: Config): TutorProvider {
-  if (config.provider === 'offline') return createOfflineProvider();
+  // A short pause between chunks keeps the offline tutor's streaming visible, as a model's would be.
+  if (config.provider === 'offline') return createOfflineProvider({ chunkDelayMs: 25 });
   throw new Error(
     'The anthropic provider is not available in this build yet: unset ANTHROPIC_API_KEY or set LLM_PROVIDER=offline',
   );

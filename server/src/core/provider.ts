@@ -82,11 +82,14 @@ export interface TutorInput {
   turn: number;
 }
 
+/** A widget as the tutor asks for it, before the engine gives it an id (kind and props stay linked). */
+export type WidgetRequest = Widget extends infer Each ? (Each extends Widget ? Omit<Each, 'widgetId'> : never) : never;
+
 /** A piece of the tutor's reply as it is produced. */
 export type TutorEvent =
   | { type: 'text_delta'; text: string }
   /** The tutor hands the learner a widget (a client tool call suspends the loop). */
-  | { type: 'widget'; toolCallId: string; widget: Omit<Widget, 'widgetId'> };
+  | { type: 'widget'; toolCallId: string; widget: WidgetRequest };
 
 /** Verdict of the safety gate on a learner message. */
 export type SafetyVerdict = { safe: true } | { safe: false; reason: string };

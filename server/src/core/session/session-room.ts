@@ -18,7 +18,7 @@ import type {
 } from '@tutorloop/shared';
 import { normalizeEvaluation } from '../evaluation/parse-evaluation';
 import type { Clock, IdGenerator, Logger } from '../ports';
-import { emptyEvaluation, type ChecklistPoint, type EvaluationResult, type TutorProvider, type TutorTrigger } from '../provider';
+import { emptyEvaluation, type ChecklistPoint, type EvaluationResult, type TutorProvider, type TutorTrigger, type WidgetRequest } from '../provider';
 import { newCard, ratingForConfidence, reviewCard, type RatingName } from '../scheduling/fsrs';
 import { findLeaks, stripLeaks } from './sanitize';
 import type { ChecklistEntry, SessionRecord, SessionRepository, StoredMessage } from './session-repository';
@@ -372,7 +372,7 @@ export class SessionRoom {
     const messageId = ids.next();
     if (trigger === 'session_start') this.broadcast({ type: 'typing', payload: {} });
     this.streaming = { messageId, text: '' };
-    let widget: { toolCallId: string; widget: Omit<Widget, 'widgetId'> } | null = null;
+    let widget: { toolCallId: string; widget: WidgetRequest } | null = null;
     try {
       const stream = provider.reply(
         {
@@ -431,7 +431,7 @@ export class SessionRoom {
   private commitReply(
     replyTo: StoredMessage | null,
     text: string,
-    widget: { toolCallId: string; widget: Omit<Widget, 'widgetId'> } | null,
+    widget: { toolCallId: string; widget: WidgetRequest } | null,
     messageId = this.deps.ids.next(),
   ): void {
     const { repository, clock, ids } = this.deps;

@@ -1,0 +1,74 @@
+/**
+ * The `offline` provider (SPEC §7): the deterministic local evaluator, tutor and safety gate
+ * behind the TutorProvider port, so the product runs end to end with no key and no network.
+ * Every method honours its AbortSignal: an aborted call rejects (or the stream throws) with
+ * the signal's reason, an `AbortError` unless the caller gave another reason.
+ */
+import type { EvaluationInput, EvaluationResult, SafetyVerdict, TutorEvent, TutorInput, TutorProvider } from '../provider';
+import { evaluateOffline } from './offline-evaluator';
+import { checkSafetyOffline } from './offline-safety';
+import { replyOffline } from './offline-tutor';
+
+export interface OfflineProviderOptions {
+  /**
+   * Pause between streamed chunks, in milliseconds, so that streaming is visible in the UI.
+   * 0 (the default) yields the chunks back to back.
+   */
+  chunkDelayMs?: number;
+}
+
+/** The error an aborted call fails with: the signal's reason if it is an Error. */
+export function abortError(signal: AbortSignal): Error {
+  const reason: unknown = signal.reason;
+  if (reason instanceof Error) return reason;
+  const err = new Error(typeof reason === 'string' ? reason : 'The operation was aborted.');
+  err.name = 'AbortError';
+  return err;
+}
+
+function throwIfAborted(signal: AbortSignal): void {
+  if (signal.aborted) throw abortError(signal);
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(abortError(signal));
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(abortError(signal));
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+export function createOfflineProvider(options: OfflineProviderOptions = {}): TutorProvider {
+  const chunkDelayMs = Math.max(0, options.chunkDelayMs ?? 0);
+  return {
+    name: 'offline',
+
+    async evaluate(input: EvaluationInput, signal: AbortSignal): Promise<EvaluationResult> {
+      throwIfAborted(signal);
+      return evaluateOffline(input);
+    },
+
+    async *reply(input: TutorInput, signal: AbortSignal): AsyncGenerator<TutorEvent> {
+      throwIfAborted(signal);
+      let first = true;
+      for await (const event of replyOffline(input)) {
+        if (!first && chunkDelayMs > 0 && event.type === 'text_delta') await sleep(chunkDelayMs, signal);
+        throwIfAborted(signal);
+        first = false;
+        yield event;
+      }
+    },
+
+    async checkSafety(message: string, signal: AbortSignal): Promise<SafetyVerdict> {
+      throwIfAborted(signal);
+      return checkSafetyOffline(message);
+    },
+  };
+}

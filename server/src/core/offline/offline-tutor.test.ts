@@ -1,0 +1,196 @@
+import { FreeTextProps, MultipleChoiceProps } from '@tutorloop/shared';
+import { describe, expect, it } from 'vitest';
+import type { ChecklistPoint, TutorEvent, TutorInput } from '../provider';
+import { extractKeyTerms, matchedTerms, normalizeText } from './lexical';
+import { composeReply, replyOffline, type ComposedReply } from './offline-tutor';
+import { allPoints, points, tutorInput } from './test-fixtures';
+
+async function collect(input: TutorInput): Promise<TutorEvent[]> {
+  const events: TutorEvent[] = [];
+  for await (const e of replyOffline(input)) events.push(e);
+  return events;
+}
+
+/** The options of a multiple-choice widget event, validated against the shared schema. */
+function choiceOptionsOf(widget: ComposedReply['widget'] | TutorEvent | undefined): string[] {
+  if (widget?.type !== 'widget' || widget.widget.kind !== 'multiple_choice') throw new Error('no multiple choice');
+  return MultipleChoiceProps.parse(widget.widget.props).options;
+}
+
+function textOf(events: TutorEvent[]): string {
+  return events.map((e) => (e.type === 'text_delta' ? e.text : '')).join('');
+}
+
+function expectNoLeaks(text: string, input: TutorInput): void {
+  for (const p of input.checklist) expect(text).not.toContain(p.id);
+  expect(text).not.toMatch(/evaluator|confidence|score|the student|key term|\b\d\.\d+\b/i);
+  expect(text).not.toContain(input.feedback);
+}
+
+/** Neither the whole content nor more than one key term of `point`. */
+function expectHidden(text: string, point: ChecklistPoint): void {
+  expect(normalizeText(text)).not.toContain(normalizeText(point.content));
+  expect(matchedTerms(text, extractKeyTerms(point.content)).length, text).toBeLessThanOrEqual(1);
+}
+
+describe('replyOffline — session start', () => {
+  it('welcomes, names the set, says how many ideas, and cues the first point', async () => {
+    const input = tutorInput({ trigger: 'session_start', probePoint: points.mitochondria, turn: 0 });
+    const events = await collect(input);
+    const text = textOf(events);
+    expect(text).toContain('“Exam prep — week 3”');
+    expect(text).toContain('We’ll go through ten ideas');
+    expect(text).toContain('“mitochondria”');
+    expectHidden(text, points.mitochondria);
+    expectNoLeaks(text, input);
+  });
+
+  it('streams the text as 3–6 chunks on word boundaries', async () => {
+    const input = tutorInput({ trigger: 'session_start', probePoint: points.mitochondria });
+    const events = await collect(input);
+    expect(events.every((e) => e.type === 'text_delta')).toBe(true);
+    expect(events.length).toBeGreaterThanOrEqual(3);
+    expect(events.length).toBeLessThanOrEqual(6);
+    expect(textOf(events)).toBe(composeReply(input).text);
+  });
+});
+
+describe('replyOffline — cues never give the point away', () => {
+  it('across realistic points, attempts and turns: no full content, at most one key term', async () => {
+    for (const point of allPoints) {
+      for (const probeAttempts of [0, 1, 2, 3]) {
+        for (const turn of [1, 2, 3, 4, 5]) {
+          const input = tutorInput({ probePoint: point, probeAttempts, turn, trigger: turn === 1 ? 'session_start' : 'learner_message' });
+          const events = await collect(input);
+          const text = textOf(events);
+          expectHidden(text, point);
+          for (const other of allPoints) expect(normalizeText(text)).not.toContain(normalizeText(other.content));
+          expectNoLeaks(text, input);
+          const widget = events.find((e) => e.type === 'widget');
+          if (widget?.type === 'widget') {
+            expectHidden(widget.widget.props.prompt, point);
+            if (widget.widget.kind === 'free_text') expectHidden(FreeTextProps.parse(widget.widget.props).context ?? '', point);
+          }
+        }
+      }
+    }
+  });
+
+  it('escalates: open question, then a cloze hint, then a multiple choice', () => {
+    const open = composeReply(tutorInput({ probePoint: points.mitochondria, probeAttempts: 0 }));
+    expect(open.text).toContain('“mitochondria”');
+    expect(open.text).not.toContain('_');
+    const hint = composeReply(tutorInput({ probePoint: points.mitochondria, probeAttempts: 1 }));
+    expect(hint.text).toContain('“The mitochondria p______ A__ through o________ p______________”');
+    expect(hint.widget).toBeNull();
+    const choice = composeReply(tutorInput({ probePoint: points.mitochondria, probeAttempts: 2 }));
+    expect(choice.widget?.widget.kind).toBe('multiple_choice');
+  });
+
+  it('uses the author’s context for the opening question', () => {
+    const r = composeReply(tutorInput({ probePoint: points.photosynthesis, probeAttempts: 0 }));
+    expect(r.text).toContain('How plants make their own food from light');
+    expect(r.text.toLowerCase()).not.toContain('photosynthesis');
+  });
+
+  it('offers a free-text widget on the second attempt at a long point', () => {
+    const r = composeReply(tutorInput({ probePoint: points.dnaReplication, probeAttempts: 1 }));
+    expect(r.widget?.toolCallId).toBe(`offline-${points.dnaReplication.id}-1`);
+    expect(r.widget?.widget.kind).toBe('free_text');
+    expect(FreeTextProps.safeParse(r.widget?.widget.props).success).toBe(true);
+  });
+});
+
+describe('replyOffline — the multiple-choice widget', () => {
+  it('appears at attempt 2 with the right option exactly once among distinct options', async () => {
+    for (const point of allPoints) {
+      const input = tutorInput({ probePoint: point, probeAttempts: 2, turn: 7 });
+      const events = await collect(input);
+      const widget = events.at(-1);
+      expect(widget).toMatchObject({ type: 'widget', toolCallId: `offline-${point.id}-2` });
+      const options = choiceOptionsOf(widget);
+      expect(options.filter((o) => o === point.content)).toHaveLength(1);
+      expect(new Set(options).size).toBe(options.length);
+      expect(options.length).toBe(4);
+      expect(textOf(events)).toMatch(/another way|different approach/);
+    }
+  });
+
+  it('orders options by the point, not by the checklist order, and prefers recalled distractors', () => {
+    const checklist = allPoints.map((p, i) => ({ ...p, recalled: i >= 6 }));
+    const a = composeReply(tutorInput({ checklist, probePoint: points.mitochondria, probeAttempts: 2 }));
+    const b = composeReply(tutorInput({ checklist: [...checklist].reverse(), probePoint: points.mitochondria, probeAttempts: 2 }));
+    expect(a.widget).toEqual(b.widget);
+    const options = choiceOptionsOf(a.widget);
+    const recalledContents = new Set(checklist.filter((p) => p.recalled).map((p) => p.content));
+    expect(options.filter((o) => o !== points.mitochondria.content).every((o) => recalledContents.has(o))).toBe(true);
+  });
+
+  it('without another point to choose from, gives the cloze again instead', () => {
+    const checklist = [{ ...points.apollo, recalled: false }];
+    const r = composeReply(tutorInput({ checklist, probePoint: points.apollo, probeAttempts: 2 }));
+    expect(r.widget).toBeNull();
+    expect(r.text).toContain('Apollo __ l_____ on the M___ in J___ ____');
+  });
+});
+
+describe('replyOffline — acknowledging recall and closing', () => {
+  it('acknowledges one recall without quoting anything, then cues the next point', () => {
+    const checklist = allPoints.map((p) => ({ ...p, recalled: p.id === points.canberra.id }));
+    const input = tutorInput({ checklist, justRecalled: [points.canberra], probePoint: points.berlinWall, turn: 2 });
+    const text = composeReply(input).text;
+    expect(text).toMatch(/that’s it|Exactly right|Spot on|That’s the one/);
+    expect(text).not.toContain('Canberra');
+    expectHidden(text, points.berlinWall);
+    expectNoLeaks(text, input);
+  });
+
+  it('notices several recalls at once', () => {
+    const just = [points.apollo, points.berlinWall, points.pythonTuples];
+    const checklist = allPoints.map((p) => ({ ...p, recalled: just.some((j) => j.id === p.id) }));
+    const two = composeReply(tutorInput({ checklist, justRecalled: just.slice(0, 2), probePoint: points.bigO, turn: 3 }));
+    expect(two.text).toMatch(/two of them at once|Two in one go/);
+    const three = composeReply(tutorInput({ checklist, justRecalled: just, probePoint: points.bigO, turn: 3 }));
+    expect(three.text).toMatch(/three ideas in one go|three at once/);
+  });
+
+  it('congratulates when everything is recalled', () => {
+    const checklist = allPoints.map((p) => ({ ...p, recalled: true }));
+    const r = composeReply(tutorInput({ checklist, probePoint: null, justRecalled: [points.canberra], turn: 9 }));
+    expect(r.text).toMatch(/everything|completes/);
+    expect(r.text).toContain('Exam prep — week 3');
+    expect(r.widget).toBeNull();
+  });
+
+  it('varies its phrasing across turns but is deterministic for the same input', async () => {
+    const texts = new Set<string>();
+    for (let turn = 1; turn <= 8; turn++) {
+      const input = tutorInput({ probePoint: points.berlinWall, probeAttempts: 1, turn });
+      expect(await collect(input)).toEqual(await collect(input));
+      texts.add(composeReply(input).text);
+    }
+    expect(texts.size).toBeGreaterThan(1);
+  });
+});
+
+describe('replyOffline — rabbit holes', () => {
+  it('follows the tangent without cueing or widgets, and mentions a recall briefly', async () => {
+    const input = tutorInput({
+      mode: 'rabbithole',
+      rabbitholeTopic: 'why ATP synthase spins',
+      probePoint: points.bigO,
+      probeAttempts: 2,
+      justRecalled: [points.berlinWall],
+      turn: 4,
+    });
+    const events = await collect(input);
+    const text = textOf(events);
+    expect(events.some((e) => e.type === 'widget')).toBe(false);
+    expect(text).toContain('why ATP synthase spins');
+    expect(text).toMatch(/what do you already know|current understanding/i);
+    expect(text).toMatch(/one of the ideas/);
+    expect(text).not.toContain('_');
+    expect(matchedTerms(text, extractKeyTerms(points.bigO.content))).toEqual([]);
+    expectNoLeaks(text, input);
+  });
+});
