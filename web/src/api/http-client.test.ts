@@ -1,0 +1,99 @@
+import { describe, expect, it } from 'vitest';
+import { createHttpClient } from './http-client';
+
+interface Call {
+  url: string;
+  method: string | undefined;
+  headers: Record<string, string>;
+  body: unknown;
+}
+
+function fakeFetch(respond: (call: Call) => Response) {
+  const calls: Call[] = [];
+  const fetch: typeof globalThis.fetch = async (input, init) => {
+    const call: Call = {
+      url: String(input),
+      method: init?.method,
+      headers: (init?.headers ?? {}) as Record<string, string>,
+      body: typeof init?.body === 'string' ? JSON.parse(init.body) : undefined,
+    };
+    calls.push(call);
+    return respond(call);
+  };
+  return { fetch, calls };
+}
+
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+
+describe('http client', () => {
+  it('sends the bearer token and JSON body, and returns the parsed value', async () => {
+    const { fetch, calls } = fakeFetch(() => json(201, { sessionId: 'sess_9' }));
+    const http = createHttpClient({ getToken: () => 'tok', fetch });
+    const result = await http.createSession({ type: 'recall', recallSetId: 'rs_1' });
+    expect(result).toEqual({ ok: true, value: { sessionId: 'sess_9' } });
+    expect(calls).toEqual([
+      {
+        url: '/api/sessions',
+        method: 'POST',
+        headers: { Accept: 'application/json', 'Content-Type': 'application/json', Authorization: 'Bearer tok' },
+        body: { type: 'recall', recallSetId: 'rs_1' },
+      },
+    ]);
+  });
+
+  it('surfaces the server’s error message', async () => {
+    const { fetch } = fakeFetch(() =>
+      json(400, { error: { code: 'bad_request', message: 'password must be at least 8 characters' } }),
+    );
+    const http = createHttpClient({ getToken: () => null, fetch });
+    expect(await http.register({ username: 'ada', password: 'short' })).toEqual({
+      ok: false,
+      error: { status: 400, code: 'bad_request', message: 'password must be at least 8 characters' },
+    });
+  });
+
+  it('keeps the message of an error code this client does not know', async () => {
+    const { fetch } = fakeFetch(() => json(422, { error: { code: 'too_many_points', message: 'At most 500 points.' } }));
+    const http = createHttpClient({ getToken: () => 'tok', fetch });
+    const result = await http.createRecallSet({ name: 'x', points: [] });
+    expect(result).toEqual({ ok: false, error: { status: 422, code: 'too_many_points', message: 'At most 500 points.' } });
+  });
+
+  it('signs out on a 401 to an authenticated request, but not on a failed login', async () => {
+    let signedOut = 0;
+    const { fetch, calls } = fakeFetch(() => json(401, { error: { code: 'unauthorized', message: 'Wrong username or password.' } }));
+    const http = createHttpClient({ getToken: () => 'stale', fetch, onUnauthorized: () => (signedOut += 1) });
+    const login = await http.login({ username: 'ada', password: 'wrong-password' });
+    expect(login.ok).toBe(false);
+    expect(calls[0]?.headers.Authorization).toBeUndefined();
+    expect(signedOut).toBe(0);
+    await http.listRecallSets();
+    expect(signedOut).toBe(1);
+  });
+
+  it('handles 204, non-JSON errors and network failures', async () => {
+    const responses = [
+      new Response(null, { status: 204 }),
+      new Response('<html>Bad gateway</html>', { status: 502, statusText: 'Bad Gateway' }),
+    ];
+    const { fetch, calls } = fakeFetch(() => responses.shift() ?? json(200, {}));
+    const http = createHttpClient({ getToken: () => 'tok', fetch });
+    expect(await http.deleteRecallSet('rs 1')).toEqual({ ok: true, value: undefined });
+    expect(calls[0]?.url).toBe('/api/recall-sets/rs%201');
+    expect(await http.getRecallSet('rs_1')).toEqual({
+      ok: false,
+      error: { status: 502, code: 'http_error', message: 'The server answered 502 Bad Gateway.' },
+    });
+    const offline = createHttpClient({
+      getToken: () => 'tok',
+      fetch: async () => {
+        throw new TypeError('Failed to fetch');
+      },
+    });
+    expect(await offline.health()).toEqual({
+      ok: false,
+      error: { status: 0, code: 'network', message: 'Could not reach the server. Check your connection and try again.' },
+    });
+  });
+});

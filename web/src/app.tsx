@@ -1,0 +1,108 @@
+import { lazy, Suspense, useEffect, useRef } from 'react';
+import { Header } from './components/header';
+import { useAuth } from './hooks/use-auth';
+import { navigate, useRoute } from './hooks/use-route';
+import { AuthPage } from './pages/auth-page';
+import { ImportPage } from './pages/import-page';
+import { RecallSetEditorPage } from './pages/recall-set-editor-page';
+import { RecallSetsPage } from './pages/recall-sets-page';
+import { authStore, http } from './services';
+import type { Route } from './store/router-store';
+
+// The session page carries marked, DOMPurify and the widgets: loaded when first needed.
+const SessionPage = lazy(() => import('./pages/session-page'));
+
+function assertNever(value: never): never {
+  throw new Error(`Unhandled route: ${JSON.stringify(value)}`);
+}
+
+function Page({ route }: { route: Route }) {
+  switch (route.name) {
+    case 'login':
+      // Signed in already: the effect in App moves on to the sets.
+      return null;
+    case 'sets':
+      return <RecallSetsPage />;
+    case 'set-new':
+      return <RecallSetEditorPage key="new" />;
+    case 'set-edit':
+      return <RecallSetEditorPage key={route.recallSetId} recallSetId={route.recallSetId} />;
+    case 'import':
+      return <ImportPage />;
+    case 'session':
+      return <SessionPage key={route.sessionId} sessionId={route.sessionId} />;
+    case 'not-found':
+      return (
+        <div className="page narrow">
+          <h1 tabIndex={-1}>Page not found</h1>
+          <p className="muted">Nothing lives at “{route.path}”.</p>
+          <button type="button" className="button primary" onClick={() => navigate({ name: 'sets' })}>
+            Back to recall sets
+          </button>
+        </div>
+      );
+    default:
+      return assertNever(route);
+  }
+}
+
+/** The shell: header, and the page for the current route (the sign-in page when signed out). */
+export function App() {
+  const route = useRoute();
+  const token = useAuth((state) => state.token);
+  const mainRef = useRef<HTMLElement>(null);
+  const firstRender = useRef(true);
+
+  // Check a remembered token once per sign-in: a dead one signs out (401), a live one
+  // refreshes the learner shown in the header.
+  useEffect(() => {
+    if (!token) return;
+    void http.me().then((result) => {
+      if (result.ok) authStore.getState().setLearner(result.value.learner);
+    });
+  }, [token]);
+
+  useEffect(() => {
+    if (token && route.name === 'login') navigate({ name: 'sets' }, { replace: true });
+  }, [token, route.name]);
+
+  // Move focus to the new page's heading, so keyboard and screen-reader users start there.
+  const routeKey = `${token ? 'in' : 'out'}:${JSON.stringify(route)}`;
+  useEffect(() => {
+    if (firstRender.current) {
+      firstRender.current = false;
+      return;
+    }
+    const heading = mainRef.current?.querySelector<HTMLElement>('h1');
+    heading?.focus({ preventScroll: true });
+    window.scrollTo(0, 0);
+  }, [routeKey]);
+
+  return (
+    <div className="app">
+      <a
+        className="skip-link"
+        href="#main"
+        onClick={(event) => {
+          event.preventDefault();
+          mainRef.current?.focus();
+        }}
+      >
+        Skip to content
+      </a>
+      <Header />
+      <main id="main" ref={mainRef} tabIndex={-1} className="app-main">
+        <Suspense
+          fallback={
+            <p className="page muted" role="status">
+              Loading…
+            </p>
+          }
+        >
+          {/* Signed out, any route shows the sign-in form; after signing in the same URL renders. */}
+          {token ? <Page route={route} /> : <AuthPage />}
+        </Suspense>
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,136 @@
+import type { Widget, WidgetAnswer, WidgetKind } from '@tutorloop/shared';
+import { useLayoutEffect, useMemo, useRef } from 'react';
+import type { StreamingMessage, TranscriptMessage } from '../store/session-store';
+import type { WidgetAnswerByKind } from '../widgets/widget-types';
+import { PendingWidget, WidgetAnswerView, WidgetPromptView } from '../widgets/widget-view';
+import { Markdown } from './markdown';
+
+export interface TranscriptProps {
+  messages: TranscriptMessage[];
+  streaming: StreamingMessage | null;
+  typing: boolean;
+  pendingWidget: Widget | null;
+  widgetDisabled: boolean;
+  onWidgetSubmit?(widget: Widget, response: WidgetAnswerByKind[WidgetKind]): void;
+}
+
+/** How close to the bottom (px) still counts as "reading the latest", so new text scrolls into view. */
+const stickThreshold = 96;
+
+/**
+ * The conversation: learner on the right, tutor on the left (Markdown), the reply being
+ * streamed, the typing indicator, and the pending widget inline at the bottom.
+ */
+export function Transcript({ messages, streaming, typing, pendingWidget, widgetDisabled, onWidgetSubmit }: TranscriptProps) {
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const stickToBottom = useRef(true);
+
+  const { widgetsById, answersByWidgetId } = useMemo(() => {
+    const widgets = new Map<string, Widget>();
+    const answers = new Map<string, WidgetAnswer>();
+    for (const message of messages) {
+      if (message.widget) widgets.set(message.widget.widgetId, message.widget);
+      if (message.widgetAnswer) answers.set(message.widgetAnswer.widgetId, message.widgetAnswer.response);
+    }
+    if (pendingWidget) widgets.set(pendingWidget.widgetId, pendingWidget);
+    return { widgetsById: widgets, answersByWidgetId: answers };
+  }, [messages, pendingWidget]);
+
+  useLayoutEffect(() => {
+    const element = scrollRef.current;
+    if (element && stickToBottom.current) element.scrollTop = element.scrollHeight;
+  }, [messages, streaming?.content, typing, pendingWidget]);
+
+  function handleScroll() {
+    const element = scrollRef.current;
+    if (!element) return;
+    stickToBottom.current = element.scrollHeight - element.scrollTop - element.clientHeight < stickThreshold;
+  }
+
+  return (
+    <div className="transcript" ref={scrollRef} onScroll={handleScroll} data-testid="transcript">
+      {/* role=log announces each new message once; the streaming bubble is aria-busy until final. */}
+      <ol className="messages" role="log" aria-label="Conversation" aria-relevant="additions">
+        {messages.map((message) => (
+          <MessageBubble
+            key={message.id}
+            message={message}
+            pendingWidgetId={pendingWidget?.widgetId ?? null}
+            widgetsById={widgetsById}
+            answersByWidgetId={answersByWidgetId}
+          />
+        ))}
+        {streaming ? (
+          <li
+            key={`streaming-${streaming.messageId}`}
+            className="message tutor streaming"
+            aria-busy="true"
+            data-testid="tutor-message-streaming"
+          >
+            <span className="visually-hidden">Tutor: </span>
+            <Markdown text={streaming.content} />
+          </li>
+        ) : null}
+      </ol>
+      <div className="typing-slot" role="status">
+        {typing ? (
+          <span className="typing-indicator" data-testid="typing-indicator">
+            <span className="dots" aria-hidden="true">
+              <span />
+              <span />
+              <span />
+            </span>
+            Tutor is typing…
+          </span>
+        ) : null}
+      </div>
+      {pendingWidget && onWidgetSubmit ? (
+        <PendingWidget
+          widget={pendingWidget}
+          disabled={widgetDisabled}
+          onSubmit={(response) => onWidgetSubmit(pendingWidget, response)}
+        />
+      ) : null}
+    </div>
+  );
+}
+
+function MessageBubble({
+  message,
+  pendingWidgetId,
+  widgetsById,
+  answersByWidgetId,
+}: {
+  message: TranscriptMessage;
+  pendingWidgetId: string | null;
+  widgetsById: Map<string, Widget>;
+  answersByWidgetId: Map<string, WidgetAnswer>;
+}) {
+  if (message.role === 'learner') {
+    const answer = message.widgetAnswer;
+    return (
+      <li
+        className={message.local ? 'message learner local' : 'message learner'}
+        data-testid="learner-message"
+        data-client-message-id={message.clientMessageId}
+      >
+        <span className="visually-hidden">You: </span>
+        {answer ? (
+          <WidgetAnswerView widget={widgetsById.get(answer.widgetId) ?? null} answer={answer.response} />
+        ) : (
+          <p className="plain-text">{message.content}</p>
+        )}
+      </li>
+    );
+  }
+  // The pending widget is shown live at the bottom; its read-only copy would duplicate it.
+  const widget = message.widget && message.widget.widgetId !== pendingWidgetId ? message.widget : null;
+  if (!message.content.trim() && !widget) return null;
+  return (
+    <li className="message tutor" data-testid="tutor-message">
+      <span className="visually-hidden">Tutor: </span>
+      {message.content.trim() ? <Markdown text={message.content} /> : null}
+      {widget ? <WidgetPromptView widget={widget} answer={answersByWidgetId.get(widget.widgetId) ?? null} /> : null}
+    </li>
+  );
+}

@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { createRouterStore, parseRoute, routePath, type HashLocation, type Route } from './router-store';
+
+describe('parseRoute', () => {
+  it.each<[string, Route]>([
+    ['', { name: 'sets' }],
+    ['#/', { name: 'sets' }],
+    ['#/login', { name: 'login' }],
+    ['#/sets', { name: 'sets' }],
+    ['#/sets/new', { name: 'set-new' }],
+    ['#/sets/rs_1/edit', { name: 'set-edit', recallSetId: 'rs_1' }],
+    ['#/import', { name: 'import' }],
+    ['#/sessions/sess%201', { name: 'session', sessionId: 'sess 1' }],
+    ['#/sessions/abc?x=1', { name: 'session', sessionId: 'abc' }],
+    ['#/nowhere', { name: 'not-found', path: '/nowhere' }],
+    ['#/sets/rs_1', { name: 'not-found', path: '/sets/rs_1' }],
+  ])('%s', (hash, route) => {
+    expect(parseRoute(hash)).toEqual(route);
+  });
+
+  it('round-trips every route through routePath', () => {
+    const routes: Route[] = [
+      { name: 'login' },
+      { name: 'sets' },
+      { name: 'set-new' },
+      { name: 'set-edit', recallSetId: 'a/b' },
+      { name: 'import' },
+      { name: 'session', sessionId: 's-1' },
+    ];
+    for (const route of routes) expect(parseRoute(`#${routePath(route)}`)).toEqual(route);
+  });
+});
+
+describe('router store', () => {
+  function fakeWindow(hash: string) {
+    const listeners: Array<() => void> = [];
+    const target: HashLocation & { fire(): void } = {
+      location: {
+        hash,
+        replace(url: string) {
+          this.hash = url;
+        },
+      },
+      addEventListener: (_type, listener) => void listeners.push(listener),
+      fire: () => listeners.forEach((listener) => listener()),
+    };
+    return target;
+  }
+
+  it('follows hash changes and navigates', () => {
+    const target = fakeWindow('#/sessions/s1');
+    const store = createRouterStore(target);
+    expect(store.getState().route).toEqual({ name: 'session', sessionId: 's1' });
+    store.getState().navigate({ name: 'import' });
+    expect(target.location.hash).toBe('#/import');
+    expect(store.getState().route).toEqual({ name: 'import' });
+    target.location.hash = '#/sets/new';
+    target.fire();
+    expect(store.getState().route).toEqual({ name: 'set-new' });
+  });
+});

@@ -1,0 +1,90 @@
+import { createStore } from 'zustand/vanilla';
+
+/** Every screen of the app, as the hash router knows it. */
+export type Route =
+  | { name: 'login' }
+  | { name: 'sets' }
+  | { name: 'set-new' }
+  | { name: 'set-edit'; recallSetId: string }
+  | { name: 'import' }
+  | { name: 'session'; sessionId: string }
+  | { name: 'not-found'; path: string };
+
+function assertNever(value: never): never {
+  throw new Error(`Unhandled route: ${JSON.stringify(value)}`);
+}
+
+/** `#/sets/abc/edit` → `{ name: 'set-edit', recallSetId: 'abc' }`. An empty hash is the sets list. */
+export function parseRoute(hash: string): Route {
+  const path = hash.replace(/^#/, '').split('?')[0] ?? '';
+  const parts = path.split('/').filter(Boolean).map((part) => {
+    try {
+      return decodeURIComponent(part);
+    } catch {
+      return part;
+    }
+  });
+  const [first, second, third] = parts;
+  if (parts.length === 0) return { name: 'sets' };
+  if (first === 'login' && parts.length === 1) return { name: 'login' };
+  if (first === 'import' && parts.length === 1) return { name: 'import' };
+  if (first === 'sets') {
+    if (parts.length === 1) return { name: 'sets' };
+    if (second === 'new' && parts.length === 2) return { name: 'set-new' };
+    if (second && third === 'edit' && parts.length === 3) return { name: 'set-edit', recallSetId: second };
+  }
+  if (first === 'sessions' && second && parts.length === 2) return { name: 'session', sessionId: second };
+  return { name: 'not-found', path };
+}
+
+/** The hash path of a route (without `#`). */
+export function routePath(route: Route): string {
+  switch (route.name) {
+    case 'login':
+      return '/login';
+    case 'sets':
+      return '/sets';
+    case 'set-new':
+      return '/sets/new';
+    case 'set-edit':
+      return `/sets/${encodeURIComponent(route.recallSetId)}/edit`;
+    case 'import':
+      return '/import';
+    case 'session':
+      return `/sessions/${encodeURIComponent(route.sessionId)}`;
+    case 'not-found':
+      return route.path;
+    default:
+      return assertNever(route);
+  }
+}
+
+/** The part of `window` the router needs. */
+export interface HashLocation {
+  location: { hash: string; replace(url: string): void };
+  addEventListener(type: 'hashchange', listener: () => void): void;
+}
+
+export interface RouterState {
+  route: Route;
+  /** Goes to `route`; `replace` leaves no history entry (redirects). */
+  navigate(route: Route, options?: { replace?: boolean }): void;
+}
+
+/** A tiny hash router: the URL hash is the truth, this store mirrors it. */
+export function createRouterStore(target: HashLocation) {
+  const store = createStore<RouterState>()((set) => ({
+    route: parseRoute(target.location.hash),
+    navigate: (route, options) => {
+      const hash = `#${routePath(route)}`;
+      if (options?.replace) target.location.replace(hash);
+      else target.location.hash = hash;
+      // hashchange would tell us too, but a same-hash navigation fires nothing.
+      set({ route: parseRoute(hash) });
+    },
+  }));
+  target.addEventListener('hashchange', () => store.setState({ route: parseRoute(target.location.hash) }));
+  return store;
+}
+
+export type RouterStore = ReturnType<typeof createRouterStore>;

@@ -1,0 +1,71 @@
+import { useId, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { Markdown } from '../components/markdown';
+import type { WidgetAnswerProps, WidgetInputProps, WidgetReadOnlyProps } from './widget-types';
+
+/** A written answer with a live character count; the widget's `maxLength` is enforced. */
+export function FreeText({ widget, disabled, onSubmit }: WidgetInputProps<'free_text'>) {
+  const [text, setText] = useState('');
+  const promptId = useId();
+  const inputId = useId();
+  const countId = useId();
+  const { prompt, placeholder, context, maxLength } = widget.props;
+  const canSubmit = !disabled && text.trim().length > 0;
+
+  function handleSubmit(event?: FormEvent) {
+    event?.preventDefault();
+    if (canSubmit) onSubmit({ text });
+  }
+
+  function handleKeyDown(event: KeyboardEvent<HTMLTextAreaElement>) {
+    // Enter makes a new line here (answers may be long); Ctrl/⌘+Enter submits.
+    if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
+      event.preventDefault();
+      handleSubmit();
+    }
+  }
+
+  return (
+    <form className="widget-form" onSubmit={handleSubmit} aria-labelledby={promptId}>
+      <div id={promptId} className="widget-prompt">
+        <Markdown text={prompt} />
+      </div>
+      {context ? <p className="widget-context">{context}</p> : null}
+      <label htmlFor={inputId} className="field-label">
+        Your answer
+      </label>
+      <textarea
+        id={inputId}
+        className="input"
+        rows={4}
+        value={text}
+        maxLength={maxLength}
+        placeholder={placeholder}
+        aria-describedby={countId}
+        onChange={(event) => setText(event.target.value.slice(0, maxLength))}
+        onKeyDown={handleKeyDown}
+      />
+      <div className="widget-actions">
+        <span id={countId} className="char-count" data-testid="char-count">
+          {text.length} / {maxLength}
+        </span>
+        <button type="submit" className="button primary" disabled={!canSubmit}>
+          Submit
+        </button>
+      </div>
+    </form>
+  );
+}
+
+export function FreeTextPrompt({ widget }: WidgetReadOnlyProps<'free_text'>) {
+  return (
+    <div className="widget-readonly">
+      <div className="widget-prompt">
+        <Markdown text={widget.props.prompt} />
+      </div>
+    </div>
+  );
+}
+
+export function FreeTextAnswer({ answer }: WidgetAnswerProps<'free_text'>) {
+  return <p className="widget-answer plain-text">{'text' in answer ? answer.text : ''}</p>;
+}

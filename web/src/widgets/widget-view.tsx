@@ -1,0 +1,61 @@
+import type { Widget, WidgetAnswer, WidgetKind } from '@tutorloop/shared';
+import type { ComponentType } from 'react';
+import { widgetRegistry } from './registry';
+import type { WidgetAnswerByKind, WidgetDefinition } from './widget-types';
+
+// TypeScript cannot correlate `widget.kind` with the registry entry it picks, so the lookup
+// is widened once here; the registry's mapped type guarantees each entry matches its kind.
+function definitionFor(kind: WidgetKind): WidgetDefinition<WidgetKind> {
+  return widgetRegistry[kind] as unknown as WidgetDefinition<WidgetKind>;
+}
+
+/** The interactive form of the pending widget, inline at the bottom of the transcript. */
+export function PendingWidget(props: {
+  widget: Widget;
+  disabled: boolean;
+  onSubmit(response: WidgetAnswerByKind[WidgetKind]): void;
+}) {
+  const definition = definitionFor(props.widget.kind);
+  const Input = definition.Input as ComponentType<typeof props>;
+  return (
+    <section
+      className="widget pending-widget"
+      aria-label={definition.label}
+      data-testid={`widget-${props.widget.kind}`}
+      data-widget-id={props.widget.widgetId}
+    >
+      {/* A new widget gets a fresh form state. */}
+      <Input key={props.widget.widgetId} {...props} />
+    </section>
+  );
+}
+
+/** The question of an answered (or superseded) widget, read-only, on the tutor's message. */
+export function WidgetPromptView({ widget, answer }: { widget: Widget; answer: WidgetAnswer | null }) {
+  const definition = definitionFor(widget.kind);
+  const Prompt = definition.Prompt as ComponentType<{ widget: Widget; answer: WidgetAnswer | null }>;
+  return (
+    <div className="widget widget-history" data-testid={`widget-history-${widget.kind}`}>
+      <Prompt widget={widget} answer={answer} />
+    </div>
+  );
+}
+
+/** The learner's answer, read-only, on the learner's message. */
+export function WidgetAnswerView({ widget, answer }: { widget: Widget | null; answer: WidgetAnswer }) {
+  if (!widget) return <FallbackAnswer answer={answer} />;
+  const definition = definitionFor(widget.kind);
+  const Answer = definition.Answer as ComponentType<{ widget: Widget; answer: WidgetAnswer }>;
+  return <Answer widget={widget} answer={answer} />;
+}
+
+/** When the widget itself is not in the transcript (it should be), show the raw answer. */
+function FallbackAnswer({ answer }: { answer: WidgetAnswer }) {
+  if ('selectedIndex' in answer) return <p className="widget-answer">Option {answer.selectedIndex + 1}</p>;
+  if ('text' in answer) return <p className="widget-answer plain-text">{answer.text}</p>;
+  return (
+    <pre className="code-block">
+      <code>{answer.code}</code>
+    </pre>
+  );
+}
