@@ -15,6 +15,9 @@ import { systemClock, uuidGenerator, type Clock, type Logger } from './core/port
 import type { TutorProvider } from './core/provider';
 import { SessionHub } from './core/session/session-hub';
 import { openDatabase, type Database } from './db/database';
+import { llmCalls } from './db/schema';
+import { createAnthropicClient } from './llm/anthropic-client';
+import { createAnthropicProvider } from './llm/anthropic-provider';
 import { SqliteSessionRepository } from './db/session-store';
 import { registerRoutes } from './http/routes';
 import { LearnerService } from './services/learners';
@@ -37,12 +40,36 @@ export interface RunningServer {
 
 const version = (JSON.parse(readFileSync(path.join(repositoryRoot, 'package.json'), 'utf8')) as { version: string }).version;
 
-export function createProvider(config: Config): TutorProvider {
+/** The tutor + evaluator provider the configuration asks for; Anthropic calls are logged to llm_calls. */
+export function createProvider(config: Config, database: Database, logger: Logger): TutorProvider {
   // A short pause between chunks keeps the offline tutor's streaming visible, as a model's would be.
   if (config.provider === 'offline') return createOfflineProvider({ chunkDelayMs: 25 });
-  throw new Error(
-    'The anthropic provider is not available in this build yet: unset ANTHROPIC_API_KEY or set LLM_PROVIDER=offline',
-  );
+  const client = createAnthropicClient({
+    apiKey: config.anthropicApiKey ?? '',
+    ...(config.anthropicBaseUrl ? { baseURL: config.anthropicBaseUrl } : {}),
+    logger,
+    recordCall: (record) => {
+      database
+        .insert(llmCalls)
+        .values({
+          id: crypto.randomUUID(),
+          sessionId: record.sessionId,
+          purpose: record.purpose,
+          provider: record.provider,
+          model: record.model,
+          inputTokens: record.inputTokens,
+          outputTokens: record.outputTokens,
+          cacheReadTokens: record.cacheReadTokens,
+          cacheWriteTokens: record.cacheWriteTokens,
+          latencyMs: Math.round(record.latencyMs),
+          outcome: record.outcome,
+          error: record.error,
+          createdAt: record.startedAt,
+        })
+        .run();
+    },
+  });
+  return createAnthropicProvider({ client, tutorModel: config.tutorModel, evaluatorModel: config.evaluatorModel, logger });
 }
 
 export async function startServer(config: Config, overrides: ServerOverrides = {}): Promise<RunningServer> {
@@ -52,7 +79,7 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
   });
   const database = openDatabase(config.databaseFile);
   const clock = overrides.clock ?? systemClock;
-  const provider = overrides.provider ?? createProvider(config);
+  const provider = overrides.provider ?? createProvider(config, database, logger as unknown as Logger);
   const tokens = createTokenService(resolveJwtSecret(config.jwtSecret, config.dataDir));
   const repository = new SqliteSessionRepository(database);
   const hub = new SessionHub({ repository, provider, clock, ids: uuidGenerator, logger: logger as unknown as Logger });

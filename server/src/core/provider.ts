@@ -28,6 +28,8 @@ export interface ToolCall {
 
 /** What the batch evaluator receives (SPEC §4.1): only unchecked points, the last 10 messages. */
 export interface EvaluationInput {
+  /** The session being evaluated, for attributing model calls. */
+  sessionId?: string;
   points: ChecklistPoint[];
   recentMessages: ConversationMessage[];
   mode: SessionMode;
@@ -61,6 +63,8 @@ export type TutorTrigger =
 
 /** Everything the tutor needs for one reply. Built fresh from the database every turn. */
 export interface TutorInput {
+  /** The session being tutored, for attributing model calls. */
+  sessionId?: string;
   trigger: TutorTrigger;
   /** The recall set's name. */
   title: string;

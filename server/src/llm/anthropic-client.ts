@@ -4,7 +4,7 @@
  * visible, timed and recorded.
  *
  * - Retries: 429, 500, 502, 503, 504, 529, an `overloaded_error` / `api_error` event in a
- *   stream, and connection failures; up to `maxAttempts` requests per logical call, with
+ *   stream, and connection failures (refused, reset, or cut off mid-stream); up to `maxAttempts` requests per logical call, with
  *   exponential backoff and jitter, or the server's `retry-after` / `retry-after-ms` when it
  *   sends one (both capped at `retryMaxDelayMs`). Any other 4xx is never retried, nor is a
  *   response carrying `x-should-retry: false`. A stream is retried only while nothing of it
@@ -181,7 +181,7 @@ function classify(error: unknown, guard: RequestGuard, parent: AbortSignal, atte
   if (parent.aborted) return plain('aborted', 'aborted', false);
   if (guard.timedOut || error instanceof APIConnectionTimeoutError) return plain('timeout', 'timeout', retryTimeouts);
   if (error instanceof LlmError) {
-    return { error: error, outcome: error.kind === 'aborted' ? 'aborted' : error.kind === 'timeout' ? 'timeout' : 'error', retryable: false, retryAfterMs: null };
+    return { error, outcome: error.kind === 'aborted' ? 'aborted' : error.kind === 'timeout' ? 'timeout' : 'error', retryable: error.kind === 'connection', retryAfterMs: null };
   }
   if (error instanceof APIUserAbortError) return plain('aborted', 'aborted', false);
   if (error instanceof APIConnectionError) return plain('connection', 'error', true);
@@ -203,8 +203,23 @@ function classify(error: unknown, guard: RequestGuard, parent: AbortSignal, atte
     if (status >= 500) return plain('server_error', 'error', retryable, status, retryAfterMs);
     return plain('request_rejected', 'error', false, status);
   }
+  // The connection dropped after the headers (undici: "terminated", caused by a SocketError).
+  if (isNetworkFailure(error)) return plain('connection', 'error', true);
   // Broken JSON in a stream, events out of order, "request ended without sending any chunks".
   return plain('bad_response', 'error', false);
+}
+
+const networkFailure = /\b(?:terminated|other side closed|socket hang up|ECONNRESET|ECONNREFUSED|EPIPE|premature close)\b/i;
+
+/** True when the error (or one of its causes) is a transport failure rather than a bad response. */
+function isNetworkFailure(error: unknown): boolean {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && current instanceof Error; depth += 1) {
+    const code = (current as { code?: unknown }).code;
+    if (current.name === 'SocketError' || (typeof code === 'string' && networkFailure.test(code)) || networkFailure.test(current.message)) return true;
+    current = current.cause;
+  }
+  return false;
 }
 
 // ---------------------------------------------------------------------------
@@ -332,6 +347,13 @@ export function createAnthropicClient(options: AnthropicClientOptions): LlmClien
     apiKey: options.apiKey,
     ...(options.baseURL ? { baseURL: options.baseURL } : {}),
     maxRetries: 0,
+    // The SDK's own log lines (deprecation warnings and the like) go to our logger.
+    logger: {
+      error: (message: string, ...details: unknown[]) => logger.error({ details }, `anthropic sdk: ${message}`),
+      warn: (message: string, ...details: unknown[]) => logger.warn({ details }, `anthropic sdk: ${message}`),
+      info: (message: string, ...details: unknown[]) => logger.info({ details }, `anthropic sdk: ${message}`),
+      debug: (message: string, ...details: unknown[]) => logger.debug({ details }, `anthropic sdk: ${message}`),
+    },
     // Our guard fires first; the SDK's own timer (armed until headers arrive) is a backstop.
     timeout: timeoutMs + 1000,
   });
@@ -471,7 +493,8 @@ export function createAnthropicClient(options: AnthropicClientOptions): LlmClien
           // The SDK's iterator ends quietly on an error or abort nobody was waiting for; this surfaces it.
           await sdkStream.done();
           if (guard.signal.aborted) throw new APIUserAbortError();
-          if (!stopped) throw new LlmError('bad_response', 'The stream ended before message_stop.', { attempts: attempt });
+          // A stream cut short without a transport error (a proxy closing early): as retryable as a dropped connection.
+          if (!stopped) throw new LlmError('connection', 'The stream ended before message_stop.', { attempts: attempt });
           finish('ok', null, null);
           guard.dispose();
           yield { type: 'done', usage, stopReason };

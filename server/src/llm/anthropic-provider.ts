@@ -23,6 +23,9 @@ import { buildSafetyRequest, readSafetyVerdict } from './safety-request';
 import { buildTutorRequest } from './tutor-request';
 import { widgetFromToolCall } from './tutor-tools';
 
+/** What the learner sees when the tutor model produced nothing displayable. */
+export const emptyReplyFallback = 'Let’s keep going — tell me what else you remember.';
+
 export interface AnthropicProviderOptions {
   client: LlmClient;
   /** The tutor's model (`TUTOR_MODEL`). */
@@ -77,9 +80,12 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Tuto
         ...(sessionId ? { sessionId } : {}),
       });
       let widgetSent = false;
+      let textSent = false;
+      let stopReason: string | null = null;
       for await (const event of client.stream(request, signal)) {
         switch (event.type) {
           case 'text_delta':
+            textSent = true;
             yield { type: 'text_delta', text: event.text };
             break;
           case 'tool_use': {
@@ -95,6 +101,7 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Tuto
             break;
           }
           case 'done':
+            stopReason = event.stopReason;
             if (event.stopReason === 'max_tokens') logger.warn({ usage: event.usage }, 'tutor reply cut off at max tokens');
             break;
           default: {
@@ -102,6 +109,11 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Tuto
             throw new Error(`unknown stream event ${JSON.stringify(unreachable)}`);
           }
         }
+      }
+      // A reply with nothing to show (a refusal, or only a rejected widget) would be an empty bubble.
+      if (!textSent && !widgetSent) {
+        logger.warn({ stopReason }, 'tutor reply was empty; sent the fallback line');
+        yield { type: 'text_delta', text: emptyReplyFallback };
       }
     },
 

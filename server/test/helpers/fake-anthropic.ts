@@ -6,11 +6,12 @@
  * - one queue of scripted replies per route, the route read from the request: a forced
  *   `record_evaluation` tool → `evaluator`, a forced `safety_verdict` → `safety`, any other
  *   `stream: true` request → `tutor`, anything else → `other`; an empty queue falls back
- *   to the route's default (an empty evaluation, a safe verdict, a short text);
+ *   to the route's default (an empty evaluation, a safe verdict, a short text); a script
+ *   may be a function of the request (to answer with ids the server generated);
  * - a `message` reply is rendered as JSON, or — when the request asked to stream — as the
  *   full SSE sequence (message_start, content_block_start, content_block_delta with
  *   text_delta / input_json_delta, content_block_stop, message_delta with usage,
- *   message_stop), optionally slowed down, stalled or broken by an `error` event midway;
+ *   message_stop), optionally slowed down, stalled, cut off or broken by an `error` event;
  * - failures: any status with `{type:'error', error:{type, message}}` and headers (429 with
  *   retry-after, 500, 529 overloaded, 400), a hang (no response until the client gives up).
  *
@@ -45,6 +46,8 @@ export interface FakeMessageReply {
   eventDelayMs?: number;
   /** Streaming: after this many events, send nothing more and keep the connection open. */
   stallAfterEvents?: number;
+  /** Streaming: after this many events, cut the connection (a network failure mid-stream). */
+  dropAfterEvents?: number;
   /** Streaming: after this many events, send an SSE `error` event and end the response. */
   errorAfterEvents?: { events: number; type: string; message: string };
 }
@@ -54,6 +57,9 @@ export type FakeReply =
   | { kind: 'error'; status: number; type: string; message: string; headers?: Record<string, string> }
   /** Never answers; the connection stays open until the client gives up. */
   | { kind: 'hang' };
+
+/** A reply, or a function that picks one from the request (e.g. to echo ids the server made). */
+export type FakeScript = FakeReply | ((request: RecordedRequest) => FakeReply);
 
 /** The request body fields tests look at (the rest passes through untyped). */
 export interface FakeRequestBody {
@@ -86,9 +92,9 @@ export interface FakeAnthropic {
   readonly requests: RecordedRequest[];
   requestsFor(route: FakeRoute): RecordedRequest[];
   /** Queues replies for a route, used in order. */
-  enqueue(route: FakeRoute, ...replies: FakeReply[]): void;
+  enqueue(route: FakeRoute, ...replies: FakeScript[]): void;
   /** The reply used when the route's queue is empty. */
-  setDefault(route: FakeRoute, reply: FakeReply): void;
+  setDefault(route: FakeRoute, reply: FakeScript): void;
   /** Resolves once at least `count` requests have arrived. */
   waitForRequests(count: number): Promise<void>;
   close(): Promise<void>;
@@ -226,12 +232,13 @@ function sendError(response: ServerResponse, status: number, type: string, messa
 
 export async function startFakeAnthropic(): Promise<FakeAnthropic> {
   const requests: RecordedRequest[] = [];
-  const queues = new Map<FakeRoute, FakeReply[]>();
-  const defaults = new Map<FakeRoute, FakeReply>();
+  const queues = new Map<FakeRoute, FakeScript[]>();
+  const defaults = new Map<FakeRoute, FakeScript>();
   const waiters: Array<{ count: number; resolve: () => void }> = [];
 
   async function answer(recorded: RecordedRequest, response: ServerResponse): Promise<void> {
-    const reply = queues.get(recorded.route)?.shift() ?? defaults.get(recorded.route) ?? defaultReply(recorded.route);
+    const script = queues.get(recorded.route)?.shift() ?? defaults.get(recorded.route) ?? defaultReply(recorded.route);
+    const reply = typeof script === 'function' ? script(recorded) : script;
     switch (reply.kind) {
       case 'hang':
         return;
@@ -258,13 +265,18 @@ export async function startFakeAnthropic(): Promise<FakeAnthropic> {
         response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'request-id': 'req_fake' });
         const events = streamEvents(reply, recorded.body.model, usage);
         for (const [index, event] of events.entries()) {
+          // The pause comes first so that a drop or an error is not written in the same tick as the last event.
+          if (reply.eventDelayMs) await sleep(reply.eventDelayMs);
           if (reply.stallAfterEvents !== undefined && index >= reply.stallAfterEvents) return;
+          if (reply.dropAfterEvents !== undefined && index >= reply.dropAfterEvents) {
+            response.socket?.destroy();
+            return;
+          }
           if (reply.errorAfterEvents && index >= reply.errorAfterEvents.events) {
             const { type, message } = reply.errorAfterEvents;
             response.end(`event: error\ndata: ${JSON.stringify({ type: 'error', error: { type, message } })}\n\n`);
             return;
           }
-          if (reply.eventDelayMs) await sleep(reply.eventDelayMs);
           if (response.destroyed || response.writableEnded) return;
           response.write(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
         }

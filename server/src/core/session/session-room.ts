@@ -293,6 +293,7 @@ export class SessionRoom {
     try {
       const raw = await this.deps.provider.evaluate(
         {
+          sessionId: this.sessionId,
           points: unchecked.map(toChecklistPoint),
           recentMessages: toConversation(conversation).slice(-evaluatorWindow),
           mode: session.mode,
@@ -376,6 +377,7 @@ export class SessionRoom {
     try {
       const stream = provider.reply(
         {
+          sessionId: this.sessionId,
           trigger,
           title: session.title,
           mode: session.mode,

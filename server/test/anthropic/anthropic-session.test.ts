@@ -1,0 +1,84 @@
+/**
+ * SPEC §4.1 end to end with the `anthropic` provider: the real server (HTTP + ws + SQLite)
+ * → the session engine → the provider → the real SDK → the fake Messages API. One learner
+ * message recalls a point: the evaluator sees only unchecked points, the checklist moves,
+ * and the evaluator's feedback reaches the tutor's system prompt but never the learner.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createAnthropicClient } from '../../src/llm/anthropic-client';
+import { createAnthropicProvider } from '../../src/llm/anthropic-provider';
+import type { LlmCallRecord } from '../../src/llm/llm-client';
+import { fakeReplies, startFakeAnthropic, type FakeAnthropic, type RecordedRequest } from '../helpers/fake-anthropic';
+import { startTestServer, type TestServer } from '../helpers/test-server';
+
+const points = ['mitochondria make ATP', 'ribosomes build proteins', 'the nucleus stores DNA'];
+const note = 'SECRET-NOTE: ribosomes recalled precisely; mitochondria and nucleus remain.';
+
+let fake: FakeAnthropic;
+let server: TestServer;
+let records: LlmCallRecord[];
+
+beforeEach(async () => {
+  fake = await startFakeAnthropic();
+  records = [];
+  const client = createAnthropicClient({ apiKey: 'test-key', baseURL: fake.url, timeoutMs: 2000, retryBaseDelayMs: 1, retryMaxDelayMs: 10, recordCall: (record) => records.push(record) });
+  server = await startTestServer({ provider: createAnthropicProvider({ client, tutorModel: 'claude-sonnet-4-6', evaluatorModel: 'claude-haiku-4-5' }) });
+});
+afterEach(async () => {
+  await server.close();
+  await fake.close();
+});
+
+/** The ids the evaluator may answer with (the enum of its forced tool). */
+function offeredIds(request: RecordedRequest): string[] {
+  const schema = request.body.tools![0]!.input_schema as { properties: { recalledPoints: { items: { properties: { id: { enum: string[] } } } } } };
+  return schema.properties.recalledPoints.items.properties.id.enum;
+}
+
+describe('a recall turn through the anthropic provider', () => {
+  it('checks off what the evaluator found and steers the tutor with its feedback, invisibly', async () => {
+    fake.enqueue('tutor', fakeReplies.text('Welcome to Cells! What builds the proteins in a cell?'));
+    fake.enqueue('evaluator', (request) => {
+      const text = request.body.messages[0]!.content as string;
+      const line = text.split('\n').find((candidate) => candidate.includes('ribosomes build proteins'))!;
+      const id = /\[([^\]]+)\]/.exec(line)![1]!;
+      return fakeReplies.evaluation({ recalledPoints: [{ id, confidence: 0.9, observation: 'Named ribosomes as protein builders.' }], feedback: note });
+    });
+    fake.enqueue('tutor', fakeReplies.text('Exactly right. Now, where does the cell get its energy?', { chunkSize: 10 }));
+
+    const { token } = await server.register();
+    const set = await server.createSet(token, points, 'Cells');
+    const sessionId = await server.createSession(token, set.id);
+    const client = await server.connect(sessionId, token);
+    await client.waitFor('assistant');
+    const start = client.events.length;
+    client.send({ type: 'chat', payload: { message: 'I think ribosomes build proteins', clientMessageId: 'c1' } });
+    const reply = await client.waitFor('assistant', { from: start });
+    expect(reply.payload.message).toBe('Exactly right. Now, where does the cell get its energy?');
+    const state = await client.waitFor('state_update', { from: start, where: (event) => event.payload.state.recalledCount === 1 });
+    expect(state.payload.state).toMatchObject({ status: 'active', recalledCount: 1, totalPoints: 3 });
+
+    const [evaluator] = fake.requestsFor('evaluator');
+    expect(offeredIds(evaluator!)).toHaveLength(3);
+    const [opening, second] = fake.requestsFor('tutor');
+    expect(opening!.body.messages).toEqual([{ role: 'user', content: [{ type: 'text', text: '(The learner opened the session.)' }] }]);
+    expect(second!.body.system![1]!.text).toContain(note);
+    expect(second!.body.system![1]!.text).toContain('Just recalled in their latest message: “ribosomes build proteins”');
+    expect(JSON.stringify(second!.body.messages)).not.toContain('SECRET-NOTE');
+    expect(second!.body.messages.at(-1)).toEqual({ role: 'user', content: [{ type: 'text', text: 'I think ribosomes build proteins' }] });
+    expect(JSON.stringify(client.events)).not.toContain('SECRET-NOTE');
+    expect(fake.requestsFor('safety')).toHaveLength(1);
+
+    // The next learner message: the recalled point is never offered again.
+    fake.enqueue('tutor', fakeReplies.text('Think about the powerhouse.'));
+    const next = client.events.length;
+    client.send({ type: 'chat', payload: { message: 'no idea', clientMessageId: 'c2' } });
+    await client.waitFor('assistant', { from: next });
+    const later = fake.requestsFor('evaluator')[1]!;
+    expect(offeredIds(later)).toHaveLength(2);
+    const offered = /<points_not_yet_recalled>\n([\s\S]*?)\n<\/points_not_yet_recalled>/.exec(later.body.messages[0]!.content as string)![1]!;
+    expect(offered.split('\n').map((line) => line.replace(/^- \[[^\]]+\] /, ''))).toEqual(['mitochondria make ATP', 'the nucleus stores DNA']);
+    expect(records.map((record) => record.purpose).sort()).toEqual(['evaluator', 'evaluator', 'safety', 'safety', 'tutor', 'tutor', 'tutor']);
+    client.close();
+  });
+});
