@@ -9,15 +9,20 @@ import type {
 import { parseImport } from '../core/recall-sets/import-text';
 import { isDue } from '../core/scheduling/fsrs';
 import type { Database } from '../db/database';
-import { cards, recallPoints, recallSets } from '../db/schema';
-import { toCardRecord } from '../db/session-store';
+import { recallPoints, recallSets } from '../db/schema';
+import type { StoredCard } from '../core/session/session-repository';
+import { SqliteSessionRepository } from '../db/session-store';
 import { AppError } from './app-error';
 
 type SetRow = typeof recallSets.$inferSelect;
 type PointRow = typeof recallPoints.$inferSelect;
 
 export class RecallSetService {
-  constructor(private readonly database: Database) {}
+  private readonly cardStore: SqliteSessionRepository;
+
+  constructor(private readonly database: Database) {
+    this.cardStore = new SqliteSessionRepository(database);
+  }
 
   list(learnerId: string, now: Date): RecallSetSummary[] {
     const sets = this.database
@@ -146,16 +151,10 @@ export class RecallSetService {
   }
 
   private dueMap(learnerId: string, pointIds: string[]) {
-    if (pointIds.length === 0) return new Map<string, ReturnType<typeof toCardRecord>>();
-    const rows = this.database
-      .select()
-      .from(cards)
-      .where(and(eq(cards.learnerId, learnerId), inArray(cards.pointId, pointIds)))
-      .all();
-    return new Map(rows.map((row) => [row.pointId, toCardRecord(row)]));
+    return this.cardStore.cardsFor(learnerId, pointIds);
   }
 
-  private summarize(set: SetRow, points: PointRow[], cardsByPoint: Map<string, ReturnType<typeof toCardRecord>>, now: Date): RecallSetSummary {
+  private summarize(set: SetRow, points: PointRow[], cardsByPoint: Map<string, StoredCard>, now: Date): RecallSetSummary {
     let dueCount = 0;
     let newCount = 0;
     for (const point of points) {
