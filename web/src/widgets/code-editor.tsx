@@ -3,7 +3,7 @@
 import { Limits } from '@tutorloop/shared';
 import { useId, useState, type FormEvent } from 'react';
 import { Markdown } from '../components/markdown';
-import type { WidgetAnswerProps, WidgetInputProps, WidgetReadOnlyProps } from './widget-types';
+import type { WidgetAnswerProps, WidgetInputProps } from './widget-types';
 
 const languageNames = { python: 'Python', javascript: 'JavaScript' } as const;
 
@@ -50,16 +50,6 @@ export function CodeEditor({ widget, disabled, onSubmit }: WidgetInputProps<'cod
         </button>
       </div>
     </form>
-  );
-}
-
-export function CodeEditorPrompt({ widget }: WidgetReadOnlyProps<'code_editor'>) {
-  return (
-    <div className="widget-readonly">
-      <div className="widget-prompt">
-        <Markdown text={widget.props.prompt} />
-      </div>
-    </div>
   );
 }
 

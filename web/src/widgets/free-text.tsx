@@ -1,6 +1,6 @@
 import { useId, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { Markdown } from '../components/markdown';
-import type { WidgetAnswerProps, WidgetInputProps, WidgetReadOnlyProps } from './widget-types';
+import type { WidgetAnswerProps, WidgetInputProps } from './widget-types';
 
 /** A written answer with a live character count; the widget's `maxLength` is enforced. */
 export function FreeText({ widget, disabled, onSubmit }: WidgetInputProps<'free_text'>) {
@@ -53,16 +53,6 @@ export function FreeText({ widget, disabled, onSubmit }: WidgetInputProps<'free_
         </button>
       </div>
     </form>
-  );
-}
-
-export function FreeTextPrompt({ widget }: WidgetReadOnlyProps<'free_text'>) {
-  return (
-    <div className="widget-readonly">
-      <div className="widget-prompt">
-        <Markdown text={widget.props.prompt} />
-      </div>
-    </div>
   );
 }
 

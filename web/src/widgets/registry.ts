@@ -1,6 +1,7 @@
 import type { WidgetKind } from '@tutorloop/shared';
-import { CodeEditor, CodeEditorAnswer, CodeEditorPrompt } from './code-editor';
-import { FreeText, FreeTextAnswer, FreeTextPrompt } from './free-text';
+import { CodeEditor, CodeEditorAnswer } from './code-editor';
+import { FreeText, FreeTextAnswer } from './free-text';
+import { PlainPrompt } from './plain-prompt';
 import { MultipleChoice, MultipleChoiceAnswer, MultipleChoicePrompt } from './multiple-choice';
 import type { WidgetDefinition } from './widget-types';
 
@@ -18,13 +19,13 @@ export const widgetRegistry: { [K in WidgetKind]: WidgetDefinition<K> } = {
   free_text: {
     label: 'Written answer',
     Input: FreeText,
-    Prompt: FreeTextPrompt,
+    Prompt: PlainPrompt,
     Answer: FreeTextAnswer,
   },
   code_editor: {
     label: 'Code',
     Input: CodeEditor,
-    Prompt: CodeEditorPrompt,
+    Prompt: PlainPrompt,
     Answer: CodeEditorAnswer,
   },
 };
