@@ -2,6 +2,7 @@
  * The tutorloop contract: zod schemas and inferred types for every WebSocket message and
  * REST body (SPEC §5, §6), close codes and limits. No I/O here.
  */
+export * from './assessment';
 export * from './errors';
 export * from './limits';
 export * from './rest';

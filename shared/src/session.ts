@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AssessmentProgress, AssessmentResults } from './assessment';
 import { Widget, WidgetAnswer } from './widgets';
 
 /** Session types (SPEC §4). */
@@ -33,8 +34,10 @@ const stateBase = {
   totalPoints: z.number().int().min(0),
   /** The rabbit-hole topic while mode is `rabbithole`. */
   rabbitholeTopic: z.string().optional(),
-  /** Title shown to the learner (the recall set's name). */
+  /** Title shown to the learner (the recall set's name, or the assessment's title). */
   title: z.string().optional(),
+  /** Assessment sessions: items answered, the current position and the server's deadline. */
+  assessment: AssessmentProgress.optional(),
 };
 
 /**
@@ -86,5 +89,7 @@ export const SessionSummary = z.object({
       nextDue: z.string().optional(),
     }),
   ),
+  /** Assessment sessions: score, ability per domain and the per-item review. */
+  assessment: AssessmentResults.optional(),
 });
 export type SessionSummary = z.infer<typeof SessionSummary>;

@@ -1,0 +1,97 @@
+import { z } from 'zod';
+
+/**
+ * Assessment sessions (SPEC §4.3): what a learner may see of a blueprint, of the running
+ * assessment (never a correct answer or a score before the end) and of the results.
+ */
+
+export const ItemSelection = z.enum(['fixed', 'random_from_pool', 'adaptive']);
+export type ItemSelection = z.infer<typeof ItemSelection>;
+
+/** One row of `GET /api/blueprints`: an assessment a learner can start. */
+export const BlueprintSummary = z.object({
+  id: z.string(),
+  title: z.string(),
+  description: z.string(),
+  /** Domains the assessment covers, in section order. */
+  domains: z.array(z.string()),
+  sections: z.array(z.object({ id: z.string(), title: z.string(), domain: z.string(), itemCount: z.number().int().min(1) })),
+  totalItems: z.number().int().min(1),
+  timeLimitSeconds: z.number().int().min(1),
+  selection: ItemSelection,
+  /** Item kinds the learner will meet. */
+  itemKinds: z.array(z.enum(['multiple_choice', 'code'])),
+});
+export type BlueprintSummary = z.infer<typeof BlueprintSummary>;
+export const BlueprintList = z.object({ blueprints: z.array(BlueprintSummary) });
+export type BlueprintList = z.infer<typeof BlueprintList>;
+
+/** Progress of a running assessment, inside `state_update` (type-specific progress, SPEC §5). */
+export const AssessmentProgress = z.object({
+  blueprintId: z.string(),
+  /** Items answered so far. */
+  answered: z.number().int().min(0),
+  totalItems: z.number().int().min(1),
+  /** 1-based position of the item on screen, or null between items / at the end. */
+  currentPosition: z.number().int().min(1).nullable(),
+  /** Title of the current section. */
+  section: z.string().nullable(),
+  /** When the server ends the assessment (ISO). */
+  deadline: z.string(),
+  timeLimitSeconds: z.number().int().min(1),
+});
+export type AssessmentProgress = z.infer<typeof AssessmentProgress>;
+
+/** One answered (or unanswered) item, shown only after the assessment is over. */
+export const AssessmentItemReview = z.object({
+  position: z.number().int().min(1),
+  section: z.string(),
+  domain: z.string(),
+  skillId: z.string(),
+  kind: z.enum(['multiple_choice', 'code']),
+  stem: z.string(),
+  /** The options of a multiple-choice item. */
+  options: z.array(z.string()).optional(),
+  /** What the learner answered (the chosen option, or their code); null if unanswered. */
+  learnerAnswer: z.string().nullable(),
+  correctAnswer: z.string(),
+  /** 0–1: 1 for a correct choice; the share of tests passed for code. */
+  credit: z.number().min(0).max(1),
+  /** Seconds from presentation to answer; null if unanswered. */
+  timeSeconds: z.number().min(0).nullable(),
+  difficulty: z.number(),
+  /** For code items: tests passed of tests run, and a short note when the run failed. */
+  tests: z.object({ passed: z.number().int().min(0), total: z.number().int().min(0), note: z.string().optional() }).optional(),
+});
+export type AssessmentItemReview = z.infer<typeof AssessmentItemReview>;
+
+/** Ability estimate on the IRT-lite logit scale (0 = an item of average difficulty is a coin flip). */
+export const AbilityEstimate = z.object({
+  ability: z.number(),
+  /** Standard error of the estimate; shrinks as responses come in. */
+  standardError: z.number().min(0),
+  responses: z.number().int().min(0),
+});
+export type AbilityEstimate = z.infer<typeof AbilityEstimate>;
+
+/** Results of an assessment, inside the session summary once it is over. */
+export const AssessmentResults = z.object({
+  blueprintId: z.string(),
+  title: z.string(),
+  /** Points earned (sum of credit) and the maximum (items in the blueprint). */
+  score: z.number().min(0),
+  maxScore: z.number().min(0),
+  /** score / maxScore, 0–1. */
+  percent: z.number().min(0).max(1),
+  answered: z.number().int().min(0),
+  overall: AbilityEstimate,
+  domains: z.array(
+    AbilityEstimate.extend({
+      domain: z.string(),
+      score: z.number().min(0),
+      maxScore: z.number().min(0),
+    }),
+  ),
+  items: z.array(AssessmentItemReview),
+});
+export type AssessmentResults = z.infer<typeof AssessmentResults>;
