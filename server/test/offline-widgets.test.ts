@@ -72,3 +72,67 @@ describe('offline tutor widgets', () => {
     again.close();
   });
 });
+
+describe('one offline session meets every widget and a tangent (no API key)', () => {
+  const codePoint = '`len(s)` returns the number of characters in a string';
+  const longPoint =
+    'Photosynthesis converts light energy into chemical energy: chloroplasts capture sunlight with chlorophyll, split water to release oxygen, and fix carbon dioxide into glucose in the Calvin cycle';
+  const shortPoint = 'Paris is the capital of France';
+
+  it('code editor, free text and multiple choice, each answered, and the tutor follows a tangent and comes back', async () => {
+    const { token } = await server.register();
+    const set = await server.createSet(token, [codePoint, longPoint, shortPoint], 'Mixed bag');
+    const sessionId = await server.createSession(token, set.id);
+    const client = await server.connect(sessionId, token);
+    await client.waitFor('state_update', { where: (event) => event.payload.state.status === 'active' });
+    await client.waitFor('assistant');
+
+    async function chat(message: string) {
+      const start = client.events.length;
+      client.send({ type: 'chat', payload: { message } });
+      const state = await client.waitFor('state_update', { from: start });
+      return { start, state: state.payload.state };
+    }
+    async function answer(response: { selectedIndex: number } | { text: string } | { code: string; language: 'python' | 'javascript' }, widgetId: string) {
+      const start = client.events.length;
+      client.send({ type: 'widget_response', payload: { widgetId, response } });
+      return client.waitFor('state_update', { from: start });
+    }
+
+    // 1. Stuck on the code point: a Python code editor; code using len() recalls it.
+    let turn = await chat('no idea');
+    const code = await client.waitFor('widget', { from: turn.start });
+    expect(code.payload).toMatchObject({ kind: 'code_editor', props: { language: 'python' } });
+    let state = await answer({ code: 'word = "héllo"\nprint(len(word))', language: 'python' }, code.payload.widgetId);
+    expect(state.payload.state).toMatchObject({ status: 'active', recalledCount: 1 });
+
+    // A tangent the learner opens: the tutor follows it, then returns when asked.
+    turn = await chat('By the way, how do cacti photosynthesize at night?');
+    expect(turn.state).toMatchObject({ mode: 'rabbithole', rabbitholeTopic: 'how do cacti photosynthesize at night' });
+    turn = await chat("OK, let's get back to the review");
+    expect(turn.state.mode).toBe('recall');
+
+    // 2. Stuck on the long point: a free-text box; writing it out recalls it.
+    turn = await chat('no idea');
+    const text = await client.waitFor('widget', { from: turn.start });
+    expect(text.payload.kind).toBe('free_text');
+    state = await answer({ text: 'Chloroplasts use chlorophyll to capture sunlight, split water releasing oxygen, and fix carbon dioxide into glucose — light energy becomes chemical energy.' }, text.payload.widgetId);
+    expect(state.payload.state).toMatchObject({ status: 'active', recalledCount: 2 });
+
+    // 3. Stuck twice on the short point: multiple choice; the right pick completes the session.
+    await chat('no idea');
+    turn = await chat('still nothing');
+    const choice = await client.waitFor('widget', { from: turn.start });
+    if (choice.payload.kind !== 'multiple_choice') throw new Error(`expected multiple choice, got ${choice.payload.kind}`);
+    const start = client.events.length;
+    client.send({ type: 'widget_response', payload: { widgetId: choice.payload.widgetId, response: { selectedIndex: choice.payload.props.options.indexOf(shortPoint) } } });
+    const complete = await client.waitFor('session_complete', { from: start });
+    expect(complete.payload.summary).toMatchObject({ reason: 'all_recalled', recalledCount: 3, totalPoints: 3 });
+
+    // Answered widgets stay readable in the history.
+    const replay = await server.api<{ messages: Array<{ widget?: { kind: string }; widgetAnswer?: unknown }> }>('GET', `/api/sessions/${sessionId}/replay`, { token });
+    expect(replay.body.messages.flatMap((message) => (message.widget ? [message.widget.kind] : []))).toEqual(['code_editor', 'free_text', 'multiple_choice']);
+    expect(replay.body.messages.filter((message) => message.widgetAnswer)).toHaveLength(3);
+    client.close();
+  });
+});

@@ -8,10 +8,11 @@
  * learner messages were evaluated on their own turn already (anything they recalled is
  * checked off and no longer sent), so re-reading them would only re-count stale evidence.
  *
- * Widget answers are stored as tool results. Their content is parsed defensively:
- * `{"text": …}` (free text) and `{"code": …}` are used as written; `{"selectedIndex": n}` is
- * resolved to the option text through the matching tutor tool call in the window; any
- * non-JSON content is used as plain text. Tool results of calls that are clearly not client
+ * Widget answers are stored as tool results. The engine stores them as plain text (the
+ * chosen option, the text, the code), whose kind comes from the widget tool that asked.
+ * JSON content is parsed defensively: `{"text": …}` (free text) and `{"code": …}` are used
+ * as written; `{"selectedIndex": n}` is resolved to the option text through the matching
+ * tutor tool call in the window. Tool results of calls that are clearly not client
  * widgets (a backend tool) are skipped.
  */
 import type { ConversationMessage, ToolCall } from '../provider';
@@ -50,16 +51,35 @@ function findToolCall(messages: readonly ConversationMessage[], toolCallId: stri
   return undefined;
 }
 
+/** The kind of answer a plain-text result is, from the widget tool that asked for it. */
+function sourceOfCall(call: ToolCall | undefined): EvidenceSource {
+  switch (call?.name) {
+    case 'present_choices':
+    case 'multiple_choice':
+      return 'choice';
+    case 'request_free_text':
+    case 'free_text':
+      return 'free_text';
+    case 'present_code_editor':
+    case 'code_editor':
+      return 'code';
+    default:
+      return 'widget';
+  }
+}
+
 function parseWidgetAnswer(content: string, toolCallId: string, call: ToolCall | undefined): LearnerEvidence | null {
   const base = { toolCallId };
   let parsed: unknown;
   try {
     parsed = JSON.parse(content);
   } catch {
-    return content.trim() ? { ...base, text: content, source: 'widget' } : null;
+    // The engine stores answers as plain text: the chosen option, the text, or the code.
+    return content.trim() ? { ...base, text: content, source: sourceOfCall(call) } : null;
   }
-  if (typeof parsed === 'string') return parsed.trim() ? { ...base, text: parsed, source: 'widget' } : null;
-  if (!isRecord(parsed)) return null;
+  if (typeof parsed === 'string') return parsed.trim() ? { ...base, text: parsed, source: sourceOfCall(call) } : null;
+  // A number, or an array: code that happens to be valid JSON ("42"), kept as written.
+  if (!isRecord(parsed)) return content.trim() ? { ...base, text: content, source: sourceOfCall(call) } : null;
   if (typeof parsed.text === 'string') return { ...base, text: parsed.text, source: 'free_text' };
   if (typeof parsed.code === 'string') return { ...base, text: parsed.code, source: 'code' };
   if (typeof parsed.selectedIndex === 'number' && call) {

@@ -142,3 +142,54 @@ describe('evaluateOffline — widget answers', () => {
     expect(ids(r)).toEqual([points.bigO.id]);
   });
 });
+
+describe('code answers', () => {
+  it('recall a point by the code it quotes', () => {
+    const point = { id: 'p-code', content: '`len(s)` returns the number of characters in a string', context: null };
+    const call = { id: 'offline-p-code-1', name: 'present_code_editor', input: { prompt: 'Write it', language: 'python' } };
+    const result = evaluateOffline({
+      points: [point],
+      mode: 'recall',
+      recentMessages: [
+        { role: 'tutor', content: 'Try writing it as code.', toolCall: call },
+        { role: 'tool_result', toolCallId: call.id, content: 'word = "hello"\nprint(len(word))' },
+      ],
+    });
+    expect(result.recalledPoints.map((p) => p.id)).toEqual(['p-code']);
+    const wrong = evaluateOffline({
+      points: [point],
+      mode: 'recall',
+      recentMessages: [
+        { role: 'tutor', content: 'Try writing it as code.', toolCall: call },
+        { role: 'tool_result', toolCallId: call.id, content: 'print(word.count("a"))' },
+      ],
+    });
+    expect(wrong.recalledPoints).toEqual([]);
+  });
+});
+
+describe('answers as the engine stores them (plain text)', () => {
+  it('a wrong pick stored as its option text checks off nothing, not even the distractor', () => {
+    const probe = { id: 'p-probe', content: 'Mitochondria produce ATP through cellular respiration', context: null };
+    const other = { id: 'p-other', content: 'Ribosomes assemble proteins from amino acids', context: null };
+    const call = { id: offlineToolCallId('p-probe', 2), name: 'present_choices', input: { prompt: 'Which?', options: [other.content, probe.content] } };
+    const result = evaluateOffline({
+      points: [probe, other],
+      mode: 'recall',
+      recentMessages: [
+        { role: 'tutor', content: 'Which of these?', toolCall: call },
+        { role: 'tool_result', toolCallId: call.id, content: other.content },
+      ],
+    });
+    expect(result.recalledPoints).toEqual([]);
+    const right = evaluateOffline({
+      points: [probe, other],
+      mode: 'recall',
+      recentMessages: [
+        { role: 'tutor', content: 'Which of these?', toolCall: call },
+        { role: 'tool_result', toolCallId: call.id, content: probe.content },
+      ],
+    });
+    expect(right.recalledPoints).toEqual([expect.objectContaining({ id: 'p-probe', confidence: CHOICE_CONFIDENCE_CAP })]);
+  });
+});

@@ -5,7 +5,8 @@
  *
  * - Evidence is ONLY the latest learner-authored message (chat or widget answer); tutor
  *   messages never count — see `learner-evidence.ts` for why.
- * - Every point of `input.points` is checked; several can be recalled at once.
+ * - Every point of `input.points` is checked; several can be recalled at once. An answer
+ *   from the code editor also counts when it contains the code a point quotes in backticks.
  * - confidence = 0.5 + 0.5 × coverage, clamped to 0–1, rounded to 2 decimals. Picking an
  *   option of a multiple-choice widget is recognition rather than free recall, so it is
  *   capped at CHOICE_CONFIDENCE_CAP, and it only credits the point the widget was about
@@ -16,7 +17,8 @@
  */
 import type { ChecklistPoint, EvaluationInput, EvaluationResult, RecalledPoint } from '../provider';
 import { latestLearnerEvidence } from './learner-evidence';
-import { prepareText, scoreCoverage, type Coverage, type KeyTerm } from './lexical';
+import { codeSpanOf } from './code-points';
+import { prepareText, scoreCoverage, type Coverage, type KeyTerm, type PreparedText } from './lexical';
 import { pointIdFromToolCallId } from './tool-call-ids';
 
 /** Highest confidence credited for picking the right option of a multiple-choice widget. */
@@ -95,6 +97,18 @@ function rabbitholeFeedback(recalled: Scored[]): string {
   return `Recalled: ${recalled.map((s) => snippet(s.point.content)).join('; ')}.`;
 }
 
+/**
+ * Coverage of a point by the learner's text. Code from the editor is also matched against
+ * the code the point quotes (a program never contains the prose around it); the better wins.
+ */
+function coverageOf(text: PreparedText, point: ChecklistPoint, viaCode: boolean): Coverage {
+  const whole = scoreCoverage(text, point.content);
+  const span = viaCode ? codeSpanOf(point.content) : null;
+  if (!span || whole.recalled) return whole;
+  const code = scoreCoverage(text, span);
+  return code.recalled ? code : whole;
+}
+
 /** Which of `input.points` the latest learner message recalls, with feedback for the tutor. */
 export function evaluateOffline(input: EvaluationInput): EvaluationResult {
   const seen = new Set<string>();
@@ -107,7 +121,8 @@ export function evaluateOffline(input: EvaluationInput): EvaluationResult {
   // A pick in one of our own multiple-choice widgets only speaks for the point it was about.
   const choicePointId = viaChoice && evidence.toolCallId ? pointIdFromToolCallId(evidence.toolCallId) : null;
 
-  const scored: Scored[] = points.map((point) => ({ point, coverage: scoreCoverage(text, point.content) }));
+  const viaCode = evidence?.source === 'code';
+  const scored: Scored[] = points.map((point) => ({ point, coverage: coverageOf(text, point, viaCode) }));
   const recalled = scored.filter(
     (s) => s.coverage.recalled && (choicePointId === null || s.point.id === choicePointId),
   );

@@ -10,6 +10,11 @@ export function offlineToolCallId(pointId: string, probeAttempts: number): strin
   return `${PREFIX}${pointId}-${probeAttempts}`;
 }
 
+/** Tool-call id of a mode change the offline tutor decided: `offline-mode-<mode>-<turn>`. */
+export function offlineModeToolCallId(turn: number, mode: 'rabbithole' | 'recall'): string {
+  return `${PREFIX}mode-${mode}-${turn}`;
+}
+
 /** The point id inside an offline tool-call id, or null for any other id. */
 export function pointIdFromToolCallId(toolCallId: string): string | null {
   if (!toolCallId.startsWith(PREFIX)) return null;
