@@ -33,6 +33,11 @@ const ConfigSchema = z.object({
   WS_MAX_FRAME_BYTES: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1024).max(1_048_576).default(65_536)),
   /** Frames a connection may send per 10 seconds before it gets `rate_limited` errors. */
   WS_RATE_LIMIT: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(10_000).default(30)),
+  /**
+   * How long a turn keeps running after the last socket of its session closed, in ms; then
+   * its model calls are cancelled (the learner's message stays, answered on reconnect).
+   */
+  SOCKET_GRACE_MS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).max(3_600_000).default(30_000)),
   /** Directory of the built web app to serve; empty disables static serving. */
   WEB_DIST: z.preprocess(emptyAsUndefined, z.string().default(path.join(repositoryRoot, 'web', 'dist'))),
 });
@@ -51,6 +56,7 @@ export interface Config {
   logLevel: z.infer<typeof ConfigSchema>['LOG_LEVEL'];
   wsMaxFrameBytes: number;
   wsRateLimit: number;
+  socketGraceMs: number;
   webDist: string;
 }
 
@@ -86,6 +92,7 @@ export function parseConfig(environment: Record<string, string | undefined>): Co
       logLevel: env.LOG_LEVEL,
       wsMaxFrameBytes: env.WS_MAX_FRAME_BYTES,
       wsRateLimit: env.WS_RATE_LIMIT,
+      socketGraceMs: env.SOCKET_GRACE_MS,
       webDist: env.WEB_DIST,
     },
   };

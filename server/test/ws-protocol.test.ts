@@ -74,7 +74,11 @@ describe('a turn', () => {
     const state = await client.waitFor('state_update', { from: start });
     const turn = client.events.slice(start).map((event) => event.type);
     expect(turn[0]).toBe('typing');
-    expect(turn.filter((type) => type === 'assistant_delta').length).toBe(3);
+    // Streamed in pieces that add up to the final reply.
+    const deltas = client.events.slice(start).flatMap((event) => (event.type === 'assistant_delta' ? [event.payload.delta] : []));
+    const final = client.events.slice(start).find((event) => event.type === 'assistant');
+    expect(deltas.length).toBeGreaterThan(1);
+    expect(final?.type === 'assistant' && final.payload.message).toBe(deltas.join(''));
     expect(turn.slice(-2)).toEqual(['assistant', 'state_update']);
     expect(state.payload.state).toMatchObject({ status: 'active', turn: 1, recalledCount: 2, totalPoints: 3 });
     const frames = JSON.stringify(client.events);
@@ -240,5 +244,20 @@ describe('auth', () => {
     expect(client.events).toEqual([]);
     const missing = await server.connect('does-not-exist', other.token);
     expect(await missing.waitForClose()).toBe(4404);
+  });
+});
+
+describe('a deleted session', () => {
+  it('closes its open sockets with 4404, and a reconnect finds nothing', async () => {
+    const { client, sessionId, token } = await openSession();
+    const second = await server.connect(sessionId, token);
+    await second.waitFor('history');
+    const deleted = await server.api('DELETE', `/api/sessions/${sessionId}`, { token });
+    expect(deleted.status).toBe(204);
+    expect(await client.waitForClose()).toBe(4404);
+    expect(await second.waitForClose()).toBe(4404);
+    expect(client.closeReason).toBe('Session deleted');
+    const again = await server.connect(sessionId, token);
+    expect(await again.waitForClose()).toBe(4404);
   });
 });

@@ -93,7 +93,18 @@ export type WidgetRequest = Widget extends infer Each ? (Each extends Widget ? O
 export type TutorEvent =
   | { type: 'text_delta'; text: string }
   /** The tutor hands the learner a widget (a client tool call suspends the loop). */
-  | { type: 'widget'; toolCallId: string; widget: WidgetRequest };
+  | { type: 'widget'; toolCallId: string; widget: WidgetRequest }
+  /**
+   * The tutor judged that the learner opened a tangent (enter a rabbit hole) or is ready to
+   * return to recall (SPEC §4.1). Applied once the reply is committed.
+   */
+  | { type: 'mode'; toolCallId: string; change: ModeChange };
+
+/** A change of session mode decided by the tutor. */
+export type ModeChange = { mode: 'rabbithole'; topic: string } | { mode: 'recall' };
+
+/** Tool names of the mode changes, as stored in the conversation. */
+export const modeToolNames = { enter: 'enter_rabbit_hole', exit: 'exit_rabbit_hole' } as const;
 
 /** Verdict of the safety gate on a learner message. */
 export type SafetyVerdict = { safe: true } | { safe: false; reason: string };

@@ -196,6 +196,7 @@ export function registerRoutes(app: FastifyInstance, deps: RouteDeps): void {
       room.close();
       await room.settled();
       sessions.delete(request.learnerId, session.id);
+      room.terminate();
       hub.release(session.id);
       return reply.status(204).send();
     });

@@ -21,7 +21,7 @@ import { buildEvaluatorRequest, evaluationToolName } from './evaluator-request';
 import type { LlmClient, LlmResponse } from './llm-client';
 import { buildSafetyRequest, readSafetyVerdict } from './safety-request';
 import { buildTutorRequest } from './tutor-request';
-import { widgetFromToolCall } from './tutor-tools';
+import { modeFromToolCall, widgetFromToolCall } from './tutor-tools';
 
 /** What the learner sees when the tutor model produced nothing displayable. */
 export const emptyReplyFallback = 'Let’s keep going — tell me what else you remember.';
@@ -89,6 +89,16 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Tuto
             yield { type: 'text_delta', text: event.text };
             break;
           case 'tool_use': {
+            const mode = modeFromToolCall(event.name, event.input);
+            if (mode) {
+              if (!mode.ok) logger.warn({ tool: event.name, toolCallId: event.id, error: mode.error }, 'tutor mode change rejected');
+              else if (widgetSent) logger.warn({ tool: event.name, toolCallId: event.id }, 'mode change after a widget skipped');
+              else {
+                widgetSent = true;
+                yield { type: 'mode', toolCallId: event.id, change: mode.change };
+              }
+              break;
+            }
             const checked = widgetFromToolCall(event.name, event.input);
             if (!checked.ok) {
               logger.warn({ tool: event.name, toolCallId: event.id, error: checked.error }, 'tutor tool call rejected; widget skipped');

@@ -5,8 +5,9 @@
  * call whose input is exactly `{recalledPoints: [{id, confidence, observation}], feedback}`.
  */
 import type { SessionMode } from '@tutorloop/shared';
-import type { ChecklistPoint, ConversationMessage, EvaluationInput } from '../core/provider';
+import { modeToolNames, type ChecklistPoint, type ConversationMessage, type EvaluationInput } from '../core/provider';
 import type { LlmRequest, LlmTool } from './llm-client';
+import { widgetToolNames } from './tutor-tools';
 
 export const evaluationToolName = 'record_evaluation';
 /** How many recent messages the evaluator reads (the engine sends no more; this guards it). */
@@ -93,13 +94,24 @@ function renderToolCall(name: string, input: Record<string, unknown>): string {
       return `[asks for a written answer: "${oneLine(prompt)}"]`;
     case 'present_code_editor':
       return `[asks for code${language}: "${oneLine(prompt)}"]`;
+    case modeToolNames.enter:
+      return `[follows the learner into a tangent: "${oneLine(String(input['topic'] ?? ''))}"]`;
+    case modeToolNames.exit:
+      return '[returns to the review]';
     default:
       return `[calls ${name}: ${JSON.stringify(input)}]`;
   }
 }
 
+const widgetToolNameSet = new Set<string>(Object.values(widgetToolNames));
+
 /** The recent conversation as a numbered transcript; the learner's latest turn is marked. */
-export function renderTranscript(messages: readonly ConversationMessage[]): string {
+export function renderTranscript(all: readonly ConversationMessage[]): string {
+  // Results of server tools (a mode change) are the engine's, not the learner's: left out.
+  const widgetCalls = new Set(
+    all.flatMap((message) => (message.role === 'tutor' && message.toolCall && widgetToolNameSet.has(message.toolCall.name) ? [message.toolCall.id] : [])),
+  );
+  const messages = all.filter((message) => message.role !== 'tool_result' || widgetCalls.has(message.toolCallId));
   let latest = -1;
   messages.forEach((message, index) => {
     if (message.role !== 'tutor') latest = index;

@@ -12,7 +12,7 @@
  */
 import type { ConversationMessage, TutorInput, TutorTrigger } from '../core/provider';
 import type { LlmInputBlock, LlmMessage, LlmRequest } from './llm-client';
-import { tutorTools } from './tutor-tools';
+import { modeTools, tutorTools } from './tutor-tools';
 
 export const tutorDefaults = { maxTokens: 1024, temperature: 0.7 } as const;
 
@@ -40,7 +40,7 @@ Widgets (tool calls):
 - present_code_editor: a code editor (python or javascript) — only when the material is about code.
 Use at most one widget per reply and only when it helps more than a chat question; write a one-sentence lead-in before calling it. The learner's answer arrives as the tool result. If they chat instead of answering, just continue the conversation.
 
-Rabbit holes: when the context says the learner is exploring a tangent, follow their curiosity — answer their questions and discuss accurately and briefly, without cueing. They return to recall when they are ready.
+Rabbit holes: when the context says the learner is exploring a tangent, follow their curiosity — answer their questions and discuss accurately and briefly, without cueing. When the learner clearly opens a tangent of their own (a related question beyond the ideas being reviewed), call enter_rabbit_hole and answer it; when they are ready to return, or the tangent has run its course, call exit_rabbit_hole and cue the current idea. Mode tools replace a widget in that reply.
 
 Ending: when the context says every idea has been recalled, congratulate them briefly and close warmly, without a new question.
 
@@ -181,7 +181,7 @@ export function buildTutorRequest(input: TutorInput, options: TutorRequestOption
     model: options.model,
     system: [{ text: tutorInstructions, cacheControl: { type: 'ephemeral' } }, { text: turnContext(input) }],
     messages: buildTutorMessages(input.conversation),
-    tools: [...tutorTools],
+    tools: [...tutorTools, ...modeTools],
     // One widget per reply: the engine suspends on the first client tool call.
     toolChoice: { type: 'auto', disableParallelToolUse: true },
     temperature: options.temperature ?? tutorDefaults.temperature,

@@ -4,7 +4,7 @@
  * props schemas, so a widget that reaches the learner is always a valid one.
  */
 import { CodeEditorProps, FreeTextProps, Limits, MultipleChoiceProps, type WidgetKind } from '@tutorloop/shared';
-import type { WidgetRequest } from '../core/provider';
+import { modeToolNames, type ModeChange, type WidgetRequest } from '../core/provider';
 import type { LlmTool } from './llm-client';
 
 /** Tool name per widget kind (the same names the engine stores, see session-view.ts). */
@@ -64,6 +64,40 @@ export const tutorTools: readonly LlmTool[] = [
     },
   },
 ];
+
+/**
+ * Server tools the tutor may call to change the session mode by its own judgment (SPEC §4.1).
+ * Always offered (a stable tool list keeps the cached prompt prefix); a call that would not
+ * change anything is ignored by the engine.
+ */
+export const modeTools: readonly LlmTool[] = [
+  {
+    name: modeToolNames.enter,
+    description:
+      'Follow the learner into a tangent (a "rabbit hole"): call it when they clearly want to explore a related question beyond the ideas being reviewed. Reply to their question in the same turn. While in the tangent you do not cue ideas.',
+    inputSchema: {
+      type: 'object',
+      properties: { topic: { type: 'string', description: 'The tangent in a few words, as the learner put it.' } },
+      required: ['topic'],
+      additionalProperties: false,
+    },
+  },
+  {
+    name: modeToolNames.exit,
+    description: 'Leave the tangent and return to the review: call it when the learner is ready to go back (or the tangent has run its course), and cue the current idea in the same reply.',
+    inputSchema: { type: 'object', properties: {}, additionalProperties: false },
+  },
+];
+
+export type ModeFromTool = { ok: true; change: ModeChange } | { ok: false; error: string };
+
+/** Reads a mode tool call; null when the tool is not a mode tool. */
+export function modeFromToolCall(name: string, input: Record<string, unknown>): ModeFromTool | null {
+  if (name === modeToolNames.exit) return { ok: true, change: { mode: 'recall' } };
+  if (name !== modeToolNames.enter) return null;
+  const topic = typeof input['topic'] === 'string' ? input['topic'].replace(/\s+/g, ' ').trim().slice(0, Limits.rabbitholeTopicMaxLength) : '';
+  return topic ? { ok: true, change: { mode: 'rabbithole', topic } } : { ok: false, error: 'topic: expected a non-empty string' };
+}
 
 export type WidgetFromTool = { ok: true; widget: WidgetRequest } | { ok: false; error: string };
 

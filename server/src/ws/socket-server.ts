@@ -102,7 +102,8 @@ export class SocketServer {
       room.detach(send);
       hub.release(sessionId);
     });
-    room.attach(send);
+    // A deleted session takes its sockets with it: they close as if it never existed.
+    room.attach(send, () => ws.close(CloseCodes.notFound, 'Session deleted'));
     for (const frame of early) handleSocketMessage(frame.data, frame.isBinary);
   }
 

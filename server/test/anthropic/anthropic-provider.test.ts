@@ -253,7 +253,7 @@ describe('reply (SPEC §4.1 feedback injection, §4.2 widgets)', () => {
     expect(system[1]!.text).toContain('1 of 3 ideas recalled');
     expect(system[1]!.text).toContain('Unsuccessful attempts on this idea so far: 1.');
     expect(JSON.stringify(sent.body.messages)).not.toContain('FEEDBACK-SENTINEL');
-    expect(sent.body.tools!.map((tool) => tool.name)).toEqual(['present_choices', 'request_free_text', 'present_code_editor']);
+    expect(sent.body.tools!.map((tool) => tool.name)).toEqual(['present_choices', 'request_free_text', 'present_code_editor', 'enter_rabbit_hole', 'exit_rabbit_hole']);
     expect(sent.body.tool_choice).toEqual({ type: 'auto', disable_parallel_tool_use: true });
   });
 

@@ -5,25 +5,29 @@
  *
  *   attempt 0  → an open question from the author's context, else from the anchor term
  *                (points with a single key term get the cloze straight away);
- *   attempt 1  → a cloze hint (key terms past the anchor masked to a first letter); for long
- *                points also a free-text widget to write it out in their own words;
+ *   attempt 1  → a cloze hint (key terms past the anchor masked to a first letter); for a
+ *                point that quotes code, a code-editor widget to write that code; for long
+ *                points a free-text widget to write it out in their own words;
  *   attempt ≥2 → a multiple-choice widget: the probe's content among up to three other
  *                points' contents (already-recalled points first, so that no unrecalled
  *                point is spoiled unless needed), in an order fixed by a hash of the point id.
  *                With fewer than two distinct options it repeats the cloze instead.
  *
  * In `rabbithole` mode it follows the learner's tangent and never cues; recalls are still
- * acknowledged briefly. It never names point ids, confidences, scores or the evaluator, and
+ * acknowledged briefly. It enters and leaves rabbit holes by its own judgment too, on the
+ * learner's explicit phrasing (see `offline-tangent.ts`), and says so with a `mode` event. It never names point ids, confidences, scores or the evaluator, and
  * never repeats the evaluator's feedback. Phrasing varies by a hash of turn + point id.
  * Every cue passes through `guardCue` (at most one key term of the probe point); the set
  * title is the author's own and is quoted as is.
  */
 import type { ChecklistPoint, TutorEvent, TutorInput } from '../provider';
+import { codeLanguageFor, codeSpanOf } from './code-points';
 import { anchorFor, clozeOf, contextPhrase, guardCue, templateCollides } from './cue-builder';
 import { normalizeText } from './lexical';
 import { pickBySeed, stableHash } from './stable-hash';
+import { tangentSignal } from './offline-tangent';
 import { splitIntoChunks } from './text-chunks';
-import { offlineToolCallId } from './tool-call-ids';
+import { offlineModeToolCallId, offlineToolCallId } from './tool-call-ids';
 
 type WidgetEvent = Extract<TutorEvent, { type: 'widget' }>;
 
@@ -114,6 +118,11 @@ const FREE_TEXT_INVITE: Variants = [
   'Write down whatever you can in the box — a rough version is fine.',
   'Try writing it out in your own words below; it doesn’t have to be perfect.',
 ];
+const CODE_INVITE: Variants = [
+  'Try writing it as code in the editor below.',
+  'Show me in code — the editor is below.',
+];
+const BACK_TO_REVIEW: Variants = ['Good — back to the review, then.', 'Right, let’s pick the review back up.'];
 const CHOICE_INTRO: Variants = [
   'Let’s try it another way — which of these is right?',
   'Let’s try a different approach — pick the one that fits.',
@@ -199,6 +208,25 @@ function cue(input: TutorInput, probe: ChecklistPoint, seed: string): { text: st
 
   if (attempts === 1) {
     const text = [clozeCue(probe, seed, CUE_CLOZE)];
+    if (codeSpanOf(probe.content)) {
+      const language = codeLanguageFor(probe);
+      text.push(pickBySeed(CODE_INVITE, `${seed}|code`));
+      return {
+        text,
+        widget: {
+          type: 'widget',
+          toolCallId: offlineToolCallId(probe.id, attempts),
+          widget: {
+            kind: 'code_editor',
+            props: {
+              prompt: guardCue(`Write the code this describes: “${clozeOf(probe.content)}”`, probe.content, anchorFor(probe.content)),
+              language,
+              starterCode: language === 'python' ? '# Your code here\n' : '// Your code here\n',
+            },
+          },
+        },
+      };
+    }
     if (probe.content.trim().length < LONG_CONTENT_LENGTH) return { text, widget: null };
     text.push(pickBySeed(FREE_TEXT_INVITE, `${seed}|invite`));
     return {
@@ -246,11 +274,15 @@ function rabbitholeBody(input: TutorInput, seed: string): string[] {
   return parts;
 }
 
-/** Composes the whole reply (text and optional widget) for one turn. Pure and deterministic. */
-export function composeReply(input: TutorInput): ComposedReply {
+/**
+ * Composes the whole reply (text and optional widget) for one turn. Pure and deterministic.
+ * `returning` is set when the learner just left a rabbit hole.
+ */
+export function composeReply(input: TutorInput, returning = false): ComposedReply {
   const probe = input.probePoint;
   const seed = `${input.turn}|${probe?.id ?? ''}`;
   const parts: string[] = [];
+  if (returning) parts.push(pickBySeed(BACK_TO_REVIEW, `${seed}|back`));
 
   if (input.trigger === 'session_start') {
     const open = Math.max(1, input.checklist.filter((p) => !p.recalled).length);
@@ -282,9 +314,19 @@ export function composeReply(input: TutorInput): ComposedReply {
   return { text: parts.join(' '), widget: c.widget };
 }
 
-/** The offline tutor's reply, streamed as a few text chunks and at most one widget. */
+/**
+ * The offline tutor's reply, streamed as a few text chunks and at most one widget — or, when
+ * the learner opens or closes a tangent, the reply in the new mode and a `mode` event.
+ */
 export async function* replyOffline(input: TutorInput): AsyncGenerator<TutorEvent> {
-  const reply = composeReply(input);
+  const change = tangentSignal(input);
+  const effective: TutorInput = !change
+    ? input
+    : change.mode === 'rabbithole'
+      ? { ...input, mode: 'rabbithole', rabbitholeTopic: change.topic }
+      : { ...input, mode: 'recall', rabbitholeTopic: null, probeAttempts: 0 };
+  const reply = composeReply(effective, change?.mode === 'recall');
   for (const text of splitIntoChunks(reply.text)) yield { type: 'text_delta', text };
-  if (reply.widget) yield reply.widget;
+  if (change) yield { type: 'mode', toolCallId: offlineModeToolCallId(input.turn, change.mode), change };
+  else if (reply.widget) yield reply.widget;
 }

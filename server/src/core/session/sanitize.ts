@@ -33,3 +33,170 @@ export function stripLeaks(text: string, pointIds: readonly string[] = []): stri
   const result = kept.join(' ').replace(/\s{2,}/g, ' ').trim();
   return result || 'Let’s keep going — tell me what else you remember.';
 }
+
+/**
+ * Words a multi-word leak can start with (see `leakPatterns`) and how many words such a
+ * leak spans at most: text from such a word waits until it is that long.
+ */
+const leakStarts: Array<{ pattern: RegExp; words: number }> = [
+  { pattern: /^the$/i, words: 2 },
+  { pattern: /^confidence/i, words: 4 },
+  { pattern: /^score[sd]?\b/i, words: 2 },
+  { pattern: /^(?:recall|unchecked|pending)\b/i, words: 2 },
+  { pattern: /^feedback$/i, words: 4 },
+  { pattern: /^(?:system|internal|hidden)$/i, words: 2 },
+];
+const lookBackWords = Math.max(...leakStarts.map((start) => start.words));
+
+/**
+ * Screens a streamed reply before it reaches the learner. Text is forwarded as it arrives,
+ * except a word still being written and, among the last few words, any from a word a leak
+ * can start with ("the student's…", "confidence: 0.8") — those wait until later text shows
+ * they do not complete a leak. Once the text so far leaks, nothing more is forwarded (the
+ * engine then regenerates the reply once, else strips it — SPEC §4.1), so no part of a leak
+ * is ever sent.
+ */
+export class LeakGuard {
+  private text = '';
+  private forwarded = 0;
+  private leakFound: string[] = [];
+
+  constructor(private readonly pointIds: readonly string[] = []) {}
+
+  get leaked(): boolean {
+    return this.leakFound.length > 0;
+  }
+
+  /** What leaked (empty while nothing has). */
+  get leaks(): string[] {
+    return this.leakFound;
+  }
+
+  /** The whole text received so far. */
+  get received(): string {
+    return this.text;
+  }
+
+  /** Takes a streamed piece; returns the part that is now safe to send ('' if none). */
+  push(delta: string): string {
+    this.text += delta;
+    if (this.leaked) return '';
+    const leaks = findLeaks(this.text, this.pointIds);
+    if (leaks.length > 0) {
+      this.leakFound = leaks;
+      return '';
+    }
+    return this.release(safeLength(this.text));
+  }
+
+  /** The stream ended: returns the held-back rest if the text is clean. */
+  finish(): string {
+    if (this.leaked) return '';
+    return this.release(this.text.length);
+  }
+
+  private release(upTo: number): string {
+    if (upTo <= this.forwarded) return '';
+    const out = this.text.slice(this.forwarded, upTo);
+    this.forwarded = upTo;
+    return out;
+  }
+}
+
+/** Length of the prefix of `text` that cannot be part of a leak still being written. */
+function safeLength(text: string): number {
+  const words = [...text.matchAll(/\S+/g)].slice(-lookBackWords);
+  let safe = text.length;
+  const last = words.at(-1);
+  // A word with nothing after it yet may still grow into an id or "evaluator".
+  if (last && last.index + last[0].length === text.length) safe = last.index;
+  for (const [position, word] of words.entries()) {
+    if (word.index >= safe) break;
+    const wordsSoFar = words.length - position;
+    if (leakStarts.some((start) => start.pattern.test(word[0]) && wordsSoFar < start.words)) {
+      safe = word.index;
+      break;
+    }
+  }
+  return safe;
+}
+
+/** Options the tutor wrote as text instead of calling `present_choices`. */
+export interface PlainChoices {
+  /** The question the options answer. */
+  prompt: string;
+  options: string[];
+  /** The reply without the options (and without the question, which the widget shows). */
+  remainder: string;
+}
+
+const listedOption = /^\s*(?:\(?([A-Fa-f])[).:]|([1-6])[).])\s+(\S.*?)\s*$/;
+
+/**
+ * Finds a multiple-choice question written as text: a question followed by 2–6 lines
+ * lettered A–F (or a–f, "(a)") or numbered 1–6 in order, or an inline "(a) …, (b) … or
+ * (c) …?". Bullet lists are not options: explanations use them all the time.
+ */
+export function findPlainChoices(text: string): PlainChoices | null {
+  return findListedChoices(text) ?? findInlineChoices(text);
+}
+
+function findListedChoices(text: string): PlainChoices | null {
+  const lines = text.split('\n');
+  for (let start = 0; start < lines.length; start += 1) {
+    const options: string[] = [];
+    let expected = 0;
+    let end = start;
+    for (; end < lines.length && options.length < 6; end += 1) {
+      const match = listedOption.exec(lines[end]!);
+      if (!match) break;
+      const marker = match[1] ? match[1].toLowerCase().charCodeAt(0) - 97 : Number(match[2]) - 1;
+      if (marker !== expected) break;
+      expected += 1;
+      options.push(cleanOption(match[3]!));
+    }
+    if (options.length < 2) continue;
+    const before = lines.slice(0, start).join('\n').trim();
+    const question = lastQuestion(before);
+    if (!question) continue;
+    const after = lines.slice(end).join('\n').trim();
+    const lead = before.slice(0, before.length - question.length).trim();
+    return { prompt: question, options: dedupe(options), remainder: [lead, after].filter(Boolean).join('\n\n') };
+  }
+  return null;
+}
+
+const inlinePattern = /\(a\)\s*(.+?)[,;]?\s+(?:or\s+)?\(b\)\s*(.+?)(?:[,;]?\s+(?:or\s+)?\(c\)\s*(.+?))?(?:[,;]?\s+(?:or\s+)?\(d\)\s*(.+?))?\s*\?/i;
+
+function findInlineChoices(text: string): PlainChoices | null {
+  const match = inlinePattern.exec(text);
+  if (!match) return null;
+  const options = dedupe(match.slice(1).filter((option): option is string => Boolean(option)).map(cleanOption));
+  if (options.length < 2) return null;
+  // The question is the sentence holding the options, up to where they start.
+  const sentenceStart = Math.max(text.lastIndexOf('. ', match.index) + 1, text.lastIndexOf('\n', match.index) + 1, 0);
+  const stem = text.slice(sentenceStart, match.index).replace(/[\s:,—-]+$/u, '').trim();
+  const prompt = stem ? `${stem}?` : 'Which one is it?';
+  const remainder = (text.slice(0, sentenceStart) + text.slice(match.index + match[0].length)).replace(/\s{2,}/g, ' ').trim();
+  return { prompt, options, remainder };
+}
+
+function cleanOption(option: string): string {
+  return option.replace(/^\*\*(.*)\*\*$/, '$1').replace(/[,;]?\s*(?:or)?$/i, '').replace(/[.]$/, '').trim();
+}
+
+function dedupe(options: string[]): string[] {
+  return [...new Set(options.filter(Boolean))];
+}
+
+/** The last sentence of `text` if it is a question. */
+function lastQuestion(text: string): string | null {
+  const trimmed = text.trim();
+  if (!trimmed.endsWith('?') && !trimmed.endsWith('?:') && !/\?\s*$/.test(trimmed)) {
+    // "Which of these is right:" also introduces options.
+    if (!/(?:which|what)[^.!?]*:\s*$/i.test(trimmed)) return null;
+  }
+  const sentences = trimmed.split(/(?<=[.!])\s+|\n+/);
+  const last = sentences.at(-1)?.trim();
+  return last ? last.replace(/:\s*$/, '?') : null;
+}

@@ -13,7 +13,7 @@ export class SessionHub {
   room(sessionId: string): SessionRoom {
     let room = this.rooms.get(sessionId);
     if (!room) {
-      room = new SessionRoom(sessionId, this.deps);
+      room = new SessionRoom(sessionId, this.deps, () => this.release(sessionId));
       this.rooms.set(sessionId, room);
     }
     return room;

@@ -18,9 +18,19 @@ import type {
 } from '@tutorloop/shared';
 import { normalizeEvaluation } from '../evaluation/parse-evaluation';
 import type { Clock, IdGenerator, Logger } from '../ports';
-import { emptyEvaluation, type ChecklistPoint, type EvaluationResult, type TutorProvider, type TutorTrigger, type WidgetRequest } from '../provider';
+import {
+  emptyEvaluation,
+  modeToolNames,
+  type ChecklistPoint,
+  type EvaluationResult,
+  type ModeChange,
+  type TutorInput,
+  type TutorProvider,
+  type TutorTrigger,
+  type WidgetRequest,
+} from '../provider';
 import { newCard, ratingForConfidence, reviewCard, type RatingName } from '../scheduling/fsrs';
-import { findLeaks, stripLeaks } from './sanitize';
+import { findPlainChoices, LeakGuard, stripLeaks } from './sanitize';
 import type { ChecklistEntry, SessionRecord, SessionRepository, StoredMessage } from './session-repository';
 import { buildHistory, buildState, isEnded, toConversation, toolNameForKind, widgetForAction } from './session-view';
 
@@ -30,6 +40,12 @@ export interface SessionRoomDeps {
   clock: Clock;
   ids: IdGenerator;
   logger: Logger;
+  /**
+   * How long a turn keeps running once nobody listens (the last socket closed for good), in
+   * ms; then its model calls are cancelled. The learner's message stays unanswered and is
+   * answered when they reconnect. Default 30 s.
+   */
+  socketGraceMs?: number;
 }
 
 export type SessionListener = (event: ServerEvent) => void;
@@ -42,14 +58,19 @@ const safetyRedirect =
 
 export class SessionRoom {
   private readonly listeners = new Set<SessionListener>();
+  /** How to cut off a listener's connection when the session is deleted. */
+  private readonly terminators = new Map<SessionListener, () => void>();
   private queue: Promise<void> = Promise.resolve();
   private pendingOperations = 0;
   private streaming: { messageId: string; text: string } | null = null;
   private controller = new AbortController();
+  private abandonTimer: NodeJS.Timeout | null = null;
 
   constructor(
     readonly sessionId: string,
     private readonly deps: SessionRoomDeps,
+    /** Called when the room becomes idle after work finished, so the hub can drop it. */
+    private readonly onIdle: () => void = () => {},
   ) {}
 
   /** True while nothing is queued or running and nobody listens: the hub may drop the room. */
@@ -62,7 +83,7 @@ export class SessionRoom {
    * the pending `widget`, `history`) and, mid-reply, `typing` plus the text streamed so far.
    * A session that was interrupted (a new one, or a turn cut off by a crash) resumes.
    */
-  attach(listener: SessionListener): void {
+  attach(listener: SessionListener, terminate?: () => void): void {
     const session = this.deps.repository.getSession(this.sessionId);
     if (!session) return;
     const state = this.state(session);
@@ -75,17 +96,44 @@ export class SessionRoom {
         listener({ type: 'assistant_delta', payload: { messageId: this.streaming.messageId, delta: this.streaming.text } });
       }
     }
-    this.listeners.add(listener);
+    this.addListener(listener);
+    if (terminate) this.terminators.set(listener, terminate);
     this.resume();
+  }
+
+  /** Cuts off every listener (the session was deleted): their connections are closed. */
+  terminate(): void {
+    const terminators = [...this.terminators.values()];
+    this.terminators.clear();
+    this.listeners.clear();
+    for (const cut of terminators) cut();
   }
 
   /** Adds a listener without the opening events (an HTTP step collecting its turn's events). */
   subscribe(listener: SessionListener): void {
-    this.listeners.add(listener);
+    this.addListener(listener);
   }
 
   detach(listener: SessionListener): void {
     this.listeners.delete(listener);
+    this.terminators.delete(listener);
+    if (this.listeners.size > 0 || this.pendingOperations === 0 || this.abandonTimer) return;
+    // Nobody is left to hear the reply: give them a moment to come back, then stop paying for it.
+    this.abandonTimer = setTimeout(() => {
+      this.abandonTimer = null;
+      if (this.listeners.size > 0 || this.pendingOperations === 0) return;
+      this.deps.logger.info({ sessionId: this.sessionId }, 'no socket came back; in-flight model calls cancelled');
+      this.controller.abort();
+    }, this.deps.socketGraceMs ?? 30_000);
+    this.abandonTimer.unref();
+  }
+
+  private addListener(listener: SessionListener): void {
+    if (this.abandonTimer) {
+      clearTimeout(this.abandonTimer);
+      this.abandonTimer = null;
+    }
+    this.listeners.add(listener);
   }
 
   /** Handles one validated client message; `reply` reaches only the sender (errors meant for it). */
@@ -133,6 +181,7 @@ export class SessionRoom {
 
   /** Cancels in-flight model calls (server shutdown). */
   close(): void {
+    if (this.abandonTimer) clearTimeout(this.abandonTimer);
     this.controller.abort();
   }
 
@@ -164,6 +213,7 @@ export class SessionRoom {
     });
     this.queue = run.finally(() => {
       this.pendingOperations -= 1;
+      if (this.idle) this.onIdle();
     });
     return this.queue;
   }
@@ -359,7 +409,7 @@ export class SessionRoom {
 
   /** Asks the tutor to speak, streams its reply, sanitizes, commits. Returns false on failure. */
   private async tutorTurn(trigger: TutorTrigger, replyTo: StoredMessage | null, evaluation: EvaluationResult): Promise<boolean> {
-    const { repository, provider, ids, logger } = this.deps;
+    const { repository, ids, logger } = this.deps;
     const session = repository.getSession(this.sessionId);
     if (!session || isEnded(session.status)) return false;
     const signal = this.freshSignal();
@@ -370,35 +420,40 @@ export class SessionRoom {
     const justRecalled = checklist
       .filter((entry) => entry.status === 'recalled' && entry.recalledAt && entry.recalledAt.getTime() >= since)
       .map(toChecklistPoint);
+    const input: TutorInput = {
+      sessionId: this.sessionId,
+      trigger,
+      title: session.title,
+      mode: session.mode,
+      rabbitholeTopic: session.rabbitholeTopic,
+      checklist: checklist.map((entry) => ({ ...toChecklistPoint(entry), recalled: entry.status === 'recalled' })),
+      probePoint,
+      probeAttempts: session.probeAttempts,
+      justRecalled,
+      feedback: evaluation.feedback,
+      conversation: toConversation(repository.listMessages(this.sessionId)),
+      turn: session.turn,
+    };
+    const pointIds = checklist.map((entry) => entry.pointId);
     const messageId = ids.next();
     if (trigger === 'session_start') this.broadcast({ type: 'typing', payload: {} });
     this.streaming = { messageId, text: '' };
-    let widget: { toolCallId: string; widget: WidgetRequest } | null = null;
+    let reply: DraftReply;
     try {
-      const stream = provider.reply(
-        {
-          sessionId: this.sessionId,
-          trigger,
-          title: session.title,
-          mode: session.mode,
-          rabbitholeTopic: session.rabbitholeTopic,
-          checklist: checklist.map((entry) => ({ ...toChecklistPoint(entry), recalled: entry.status === 'recalled' })),
-          probePoint,
-          probeAttempts: session.probeAttempts,
-          justRecalled,
-          feedback: evaluation.feedback,
-          conversation: toConversation(repository.listMessages(this.sessionId)),
-          turn: session.turn,
-        },
-        signal,
-      );
-      for await (const event of stream) {
-        if (signal.aborted) break;
-        if (event.type === 'text_delta') {
-          this.streaming.text += event.text;
-          this.broadcast({ type: 'assistant_delta', payload: { messageId, delta: event.text } });
-        } else if (!widget && !this.deps.repository.getPendingAction(this.sessionId)) {
-          widget = { toolCallId: event.toolCallId, widget: event.widget };
+      reply = await this.draftReply(input, pointIds, signal, (text) => {
+        this.streaming!.text += text;
+        this.broadcast({ type: 'assistant_delta', payload: { messageId, delta: text } });
+      });
+      if (reply.leaks.length > 0 && !signal.aborted) {
+        // The leak never reached the learner (the guard held it back): ask once more, told
+        // what leaked; the new draft is not streamed — the final `assistant` replaces the text.
+        logger.warn({ sessionId: this.sessionId, leaks: reply.leaks }, 'tutor output leaked internal language; regenerating once');
+        const retry = await this.draftReply({ ...input, feedback: regenerationNote(input.feedback, reply.leaks) }, pointIds, signal, null);
+        if (retry.leaks.length > 0) {
+          logger.warn({ sessionId: this.sessionId, leaks: retry.leaks }, 'regenerated reply leaked again; leaking sentences stripped');
+          reply = { ...retry, text: stripLeaks(retry.text, pointIds), leaks: [] };
+        } else {
+          reply = retry;
         }
       }
     } catch (error) {
@@ -414,27 +469,64 @@ export class SessionRoom {
       });
       return false;
     }
-    const streamed = this.streaming.text;
     this.streaming = null;
     if (signal.aborted) return false;
 
-    const pointIds = checklist.map((entry) => entry.pointId);
-    let text = streamed.trim();
-    const leaks = findLeaks(text, pointIds);
-    if (leaks.length > 0) {
-      logger.warn({ sessionId: this.sessionId, leaks }, 'tutor output leaked internal language; stripped');
-      text = stripLeaks(text, pointIds);
+    let text = reply.text.trim();
+    let widget = reply.widget;
+    if (!widget && !reply.mode && session.type === 'recall' && !repository.getPendingAction(this.sessionId)) {
+      // Options written as text instead of a present_choices call: issue the widget properly.
+      const choices = findPlainChoices(text);
+      if (choices) {
+        logger.info({ sessionId: this.sessionId, options: choices.options.length }, 'options in plain text issued as a multiple-choice widget');
+        text = choices.remainder;
+        widget = {
+          toolCallId: `auto-${ids.next()}`,
+          widget: { kind: 'multiple_choice', props: { prompt: choices.prompt, options: choices.options } },
+        };
+      }
     }
-    this.commitReply(replyTo, text, widget, messageId);
+    this.commitReply(replyTo, text, widget, messageId, reply.mode);
     return true;
   }
 
-  /** Persists the tutor's reply (and widget) and marks the learner message answered, then tells everyone. */
+  /**
+   * One draft of the tutor's reply. Text goes through a LeakGuard: what is safe is passed to
+   * `forward` as it streams (null: nothing is streamed); once a leak shows, nothing more is.
+   */
+  private async draftReply(
+    input: TutorInput,
+    pointIds: string[],
+    signal: AbortSignal,
+    forward: ((text: string) => void) | null,
+  ): Promise<DraftReply> {
+    const guard = new LeakGuard(pointIds);
+    let widget: DraftReply['widget'] = null;
+    let mode: DraftReply['mode'] = null;
+    const pendingWidget = this.deps.repository.getPendingAction(this.sessionId);
+    for await (const event of this.deps.provider.reply(input, signal)) {
+      if (signal.aborted) break;
+      if (event.type === 'text_delta') {
+        const safe = guard.push(event.text);
+        if (safe && forward) forward(safe);
+      } else if (event.type === 'widget') {
+        if (!widget && !mode && !pendingWidget) widget = { toolCallId: event.toolCallId, widget: event.widget };
+      } else if (!widget && !mode && modeChangeApplies(input, event.change)) {
+        mode = { toolCallId: event.toolCallId, change: event.change };
+      }
+    }
+    const rest = guard.finish();
+    if (rest && forward) forward(rest);
+    return { text: guard.received, widget, mode, leaks: guard.leaks };
+  }
+
+  /** Persists the tutor's reply (and widget or mode change) and marks the learner message answered, then tells everyone. */
   private commitReply(
     replyTo: StoredMessage | null,
     text: string,
     widget: { toolCallId: string; widget: WidgetRequest } | null,
     messageId = this.deps.ids.next(),
+    mode: DraftReply['mode'] = null,
   ): void {
     const { repository, clock, ids } = this.deps;
     const now = clock.now();
@@ -447,13 +539,38 @@ export class SessionRoom {
         content: text,
         toolCall: widget
           ? { id: widget.toolCallId, name: toolNameForKind(widget.widget.kind), input: { ...widget.widget.props } }
-          : null,
+          : mode
+            ? { id: mode.toolCallId, name: mode.change.mode === 'rabbithole' ? modeToolNames.enter : modeToolNames.exit, input: mode.change.mode === 'rabbithole' ? { topic: mode.change.topic } : {} }
+            : null,
         toolCallId: null,
         widgetAnswer: null,
         clientMessageId: null,
         createdAt: now,
       });
       if (replyTo) repository.markAnswered(replyTo.id, now);
+      if (mode) {
+        // The server tool's result, stored (already answered) so the conversation stays a
+        // valid tool_use → tool_result sequence for the next model call.
+        const result = repository.appendMessage({
+          id: ids.next(),
+          sessionId: this.sessionId,
+          role: 'tool_result',
+          content: mode.change.mode === 'rabbithole' ? `Now exploring the tangent: ${mode.change.topic}` : 'Back to recall.',
+          toolCall: null,
+          toolCallId: mode.toolCallId,
+          widgetAnswer: null,
+          clientMessageId: null,
+          createdAt: now,
+        });
+        repository.markAnswered(result.id, now);
+        repository.updateSession(
+          this.sessionId,
+          mode.change.mode === 'rabbithole'
+            ? { mode: 'rabbithole', rabbitholeTopic: mode.change.topic }
+            : { mode: 'recall', rabbitholeTopic: null, probeAttempts: 0 },
+          now,
+        );
+      }
       if (widget && widgetId) {
         repository.createPendingAction({
           id: widgetId,
@@ -466,6 +583,7 @@ export class SessionRoom {
         repository.updateSession(this.sessionId, { status: 'awaiting_client_action' }, now);
       }
     });
+    if (mode) this.deps.logger.info({ sessionId: this.sessionId, mode: mode.change.mode }, 'tutor changed the session mode');
     this.broadcast({ type: 'assistant', payload: { messageId, message: text } });
     const session = repository.getSession(this.sessionId)!;
     const checklist = repository.getChecklist(this.sessionId);
@@ -583,6 +701,27 @@ export class SessionRoom {
       }),
     };
   }
+}
+
+interface DraftReply {
+  /** The whole text the model produced (leaks included, when there were any). */
+  text: string;
+  widget: { toolCallId: string; widget: WidgetRequest } | null;
+  mode: { toolCallId: string; change: ModeChange } | null;
+  /** What leaked; empty for a clean draft. */
+  leaks: string[];
+}
+
+/** The instruction added to the turn's note when a draft leaked and is asked for again. */
+function regenerationNote(feedback: string, leaks: string[]): string {
+  const note = `Your previous draft of this reply mentioned internal details (${leaks.join(', ')}). Write the reply again, speaking to the learner directly, without any of them.`;
+  return feedback.trim() ? `${feedback.trim()}\n${note}` : note;
+}
+
+/** A mode change applies only to recall sessions, and only when it changes something. */
+function modeChangeApplies(input: TutorInput, change: ModeChange): boolean {
+  if (change.mode === 'rabbithole') return input.mode === 'recall' && change.topic.trim().length > 0;
+  return input.mode === 'rabbithole';
 }
 
 function toChecklistPoint(entry: ChecklistEntry): ChecklistPoint {

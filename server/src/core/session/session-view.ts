@@ -58,7 +58,9 @@ export function buildState(session: SessionRecord, checklist: ChecklistEntry[], 
 /** The visible conversation: learner messages, tutor replies (with their widget), widget answers. */
 export function buildHistory(messages: StoredMessage[], actions: PendingActionRecord[]): HistoryMessage[] {
   const actionsByToolCall = new Map(actions.map((action) => [action.toolCallId, action]));
-  return messages.map((message): HistoryMessage => {
+  // A tool result with no widget answer belongs to a server tool (a mode change): not shown.
+  const visible = messages.filter((message) => message.role !== 'tool_result' || message.widgetAnswer !== null);
+  return visible.map((message): HistoryMessage => {
     const base = { id: message.id, content: message.content, createdAt: message.createdAt.toISOString() };
     switch (message.role) {
       case 'learner':

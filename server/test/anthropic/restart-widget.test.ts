@@ -1,0 +1,141 @@
+/**
+ * SPEC §4.2, the seed's central failure made impossible: a session suspended on a widget
+ * survives a SIGKILL of the server process. A new process on the same database restores the
+ * widget on reconnect, takes the answer, and the next model call is rebuilt from the
+ * database alone — the fake Messages API receives the earlier tool_use and tool_result.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { AuthResponse, RecallSetDetail } from '@tutorloop/shared';
+import { fakeReplies, startFakeAnthropic, type FakeAnthropic } from '../helpers/fake-anthropic';
+import { SocketClient } from '../helpers/test-server';
+
+const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const cleanup: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  while (cleanup.length) await cleanup.pop()!();
+});
+
+function startProcess(dataDir: string, fake: FakeAnthropic): Promise<{ child: ChildProcess; url: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+      cwd: serverDir,
+      env: {
+        ...process.env,
+        PORT: '0',
+        HOST: '127.0.0.1',
+        DATA_DIR: dataDir,
+        LLM_PROVIDER: 'anthropic',
+        ANTHROPIC_API_KEY: 'test-key',
+        ANTHROPIC_BASE_URL: fake.url,
+        LOG_LEVEL: 'warn',
+        WEB_DIST: '',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    const timer = setTimeout(() => reject(new Error(`server did not start: ${output}`)), 20_000);
+    child.stdout!.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /running at (http:\/\/[^\s]+)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve({ child, url: match[1]! });
+      }
+    });
+    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code}: ${output}`));
+    });
+  });
+}
+
+async function post<T>(url: string, route: string, body: unknown, token?: string): Promise<T> {
+  const response = await fetch(`${url}${route}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify(body),
+  });
+  return (await response.json()) as T;
+}
+
+describe('a widget pending across a killed server', () => {
+  it('is restored by a new process, and the next model call carries the earlier tool_use and tool_result', async () => {
+    const fake = await startFakeAnthropic();
+    cleanup.push(() => fake.close());
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'tutorloop-restart-widget-'));
+    cleanup.push(() => rmSync(dataDir, { recursive: true, force: true }));
+
+    const first = await startProcess(dataDir, fake);
+    cleanup.push(() => void first.child.kill('SIGKILL'));
+    const { token } = await post<AuthResponse>(first.url, '/api/auth/register', { username: 'widget_restart', password: 'survives a crash' });
+    const set = await post<RecallSetDetail>(first.url, '/api/recall-sets', { name: 'Cells', points: [{ content: 'Mitochondria produce ATP' }, { content: 'Ribosomes synthesize proteins' }] }, token);
+    const { sessionId } = await post<{ sessionId: string }>(first.url, '/api/sessions', { type: 'recall', recallSetId: set.id }, token);
+    const wsUrl = (url: string) => `${url.replace('http', 'ws')}/sessions/ws/${sessionId}?token=${token}`;
+
+    fake.enqueue('tutor', fakeReplies.text('Welcome! What gives a cell its energy?'));
+    const client = await SocketClient.open(wsUrl(first.url));
+    await client.waitFor('assistant');
+    fake.enqueue(
+      'tutor',
+      fakeReplies.toolUse(
+        'present_choices',
+        { prompt: 'Which organelle produces ATP?', options: ['Nucleus', 'Mitochondria', 'Golgi body'] },
+        { text: 'Let’s try it this way.', id: 'toolu_restart_1' },
+      ),
+    );
+    let start = client.events.length;
+    client.send({ type: 'chat', payload: { message: 'not sure', clientMessageId: 'c1' } });
+    const widget = await client.waitFor('widget', { from: start });
+    await client.waitFor('state_update', { from: start, where: (event) => event.payload.state.status === 'awaiting_client_action' });
+
+    first.child.kill('SIGKILL');
+    await client.waitForClose();
+
+    const second = await startProcess(dataDir, fake);
+    cleanup.push(() => void second.child.kill('SIGKILL'));
+    const again = await SocketClient.open(wsUrl(second.url));
+    const state = await again.waitFor('state_update');
+    expect(state.payload.state.status).toBe('awaiting_client_action');
+    const restored = await again.waitFor('widget');
+    expect(restored.payload).toEqual(widget.payload);
+    await again.waitFor('history');
+    expect(again.events.slice(0, 3).map((event) => event.type)).toEqual(['state_update', 'widget', 'history']);
+
+    // The evaluator recognises the pick; the tutor answers from the rebuilt conversation.
+    fake.enqueue('evaluator', (request) => {
+      const content = request.body.messages[0]!.content as string;
+      const line = content.split('\n').find((candidate) => candidate.includes('Mitochondria produce ATP'))!;
+      const id = /\[([^\]]+)\]/.exec(line)![1]!;
+      return fakeReplies.evaluation({ recalledPoints: [{ id, confidence: 0.6, observation: 'picked it' }], feedback: 'recognised' });
+    });
+    fake.enqueue('tutor', fakeReplies.text('Yes — mitochondria. Now, what builds proteins?'));
+    start = again.events.length;
+    again.send({ type: 'widget_response', payload: { widgetId: restored.payload.widgetId, response: { selectedIndex: 1 } } });
+    const reply = await again.waitFor('assistant', { from: start });
+    expect(reply.payload.message).toBe('Yes — mitochondria. Now, what builds proteins?');
+    const after = await again.waitFor('state_update', { from: start });
+    expect(after.payload.state).toMatchObject({ status: 'active', recalledCount: 1 });
+
+    const messages = fake.requestsFor('tutor').at(-1)!.body.messages;
+    expect(messages).toEqual([
+      { role: 'user', content: [{ type: 'text', text: '(The learner opened the session.)' }] },
+      { role: 'assistant', content: [{ type: 'text', text: 'Welcome! What gives a cell its energy?' }] },
+      { role: 'user', content: [{ type: 'text', text: 'not sure' }] },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'text', text: 'Let’s try it this way.' },
+          { type: 'tool_use', id: 'toolu_restart_1', name: 'present_choices', input: { prompt: 'Which organelle produces ATP?', options: ['Nucleus', 'Mitochondria', 'Golgi body'] } },
+        ],
+      },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_restart_1', content: 'Mitochondria' }] },
+    ]);
+    again.close();
+  });
+});

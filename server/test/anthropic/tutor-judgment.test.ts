@@ -1,0 +1,145 @@
+/**
+ * What the engine does with the tutor's output, through the real server, the real SDK and
+ * the fake Messages API (SPEC §4.1, §4.2): a leaking reply is held back, regenerated once and
+ * else stripped; the tutor enters and leaves rabbit holes by its own judgment; options written
+ * as plain text become a proper multiple-choice widget.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createAnthropicClient } from '../../src/llm/anthropic-client';
+import { createAnthropicProvider } from '../../src/llm/anthropic-provider';
+import { fakeReplies, startFakeAnthropic, type FakeAnthropic } from '../helpers/fake-anthropic';
+import { startTestServer, type SocketClient, type TestServer } from '../helpers/test-server';
+
+const points = ['mitochondria make ATP', 'ribosomes build proteins', 'the nucleus stores DNA'];
+
+let fake: FakeAnthropic;
+let server: TestServer;
+
+beforeEach(async () => {
+  fake = await startFakeAnthropic();
+  const client = createAnthropicClient({ apiKey: 'test-key', baseURL: fake.url, timeoutMs: 2000, retryBaseDelayMs: 1, retryMaxDelayMs: 10 });
+  server = await startTestServer({ provider: createAnthropicProvider({ client, tutorModel: 'claude-sonnet-4-6', evaluatorModel: 'claude-haiku-4-5' }) });
+});
+afterEach(async () => {
+  await server.close();
+  await fake.close();
+});
+
+async function openSession(): Promise<{ client: SocketClient; sessionId: string; token: string }> {
+  fake.enqueue('tutor', fakeReplies.text('Welcome! What powers a cell?'));
+  const { token } = await server.register();
+  const set = await server.createSet(token, points, 'Cells');
+  const sessionId = await server.createSession(token, set.id);
+  const client = await server.connect(sessionId, token);
+  await client.waitFor('assistant');
+  return { client, sessionId, token };
+}
+
+async function say(client: SocketClient, message: string) {
+  const start = client.events.length;
+  client.send({ type: 'chat', payload: { message } });
+  const reply = await client.waitFor('assistant', { from: start });
+  const state = await client.waitFor('state_update', { from: start });
+  return { start, reply: reply.payload.message, state: state.payload.state, events: client.events.slice(start) };
+}
+
+describe('sanitization (SPEC §4.1)', () => {
+  it('holds a leaking reply back and regenerates it once, told what leaked', async () => {
+    const { client } = await openSession();
+    fake.enqueue('tutor', fakeReplies.text('Good effort! The evaluator noted the student’s answer was vague. What else do you remember?', { chunkSize: 8 }));
+    fake.enqueue('tutor', fakeReplies.text('Good effort! Can you say more about where energy comes from?'));
+    const turn = await say(client, 'something about energy');
+
+    expect(turn.reply).toBe('Good effort! Can you say more about where energy comes from?');
+    const frames = JSON.stringify(turn.events);
+    expect(frames).not.toMatch(/evaluator|student/i);
+    const tutorCalls = fake.requestsFor('tutor');
+    expect(tutorCalls).toHaveLength(3);
+    const note = tutorCalls[2]!.body.system![1]!.text;
+    expect(note).toMatch(/Your previous draft of this reply mentioned internal details \(.*evaluator.*\)/);
+  });
+
+  it('strips the leaking sentences when the regenerated reply leaks again', async () => {
+    const { client, sessionId, token } = await openSession();
+    fake.enqueue('tutor', fakeReplies.text('Nice. Confidence: 0.4 on that one. What else?'));
+    fake.enqueue('tutor', fakeReplies.text('Nice. The evaluator says it is partial. What else comes to mind?'));
+    const turn = await say(client, 'energy');
+    expect(turn.reply).toBe('Nice. What else comes to mind?');
+    expect(JSON.stringify(turn.events)).not.toMatch(/evaluator|confidence/i);
+    const replay = await server.api<{ messages: Array<{ content: string }> }>('GET', `/api/sessions/${sessionId}/replay`, { token });
+    expect(replay.body.messages.map((message) => message.content)).toContain('Nice. What else comes to mind?');
+    expect(JSON.stringify(replay.body)).not.toMatch(/evaluator|confidence/i);
+  });
+});
+
+describe('rabbit holes by the tutor’s judgment (SPEC §4.1)', () => {
+  it('enters on the tutor’s call, gives minimal feedback there, and returns on its call', async () => {
+    const { client } = await openSession();
+    fake.enqueue('tutor', fakeReplies.toolUse('enter_rabbit_hole', { topic: 'how cacti photosynthesize' }, { text: 'Great question — cacti open their pores at night. ' }));
+    const enter = await say(client, 'wait, how do cacti even photosynthesize in the desert?');
+    expect(enter.state).toMatchObject({ mode: 'rabbithole', rabbitholeTopic: 'how cacti photosynthesize' });
+    expect(enter.reply).toBe('Great question — cacti open their pores at night.');
+
+    // In the rabbit hole: the evaluator is asked for minimal feedback; the tutor is told to follow the tangent.
+    fake.enqueue('tutor', fakeReplies.text('Exactly, they store CO2 as malic acid.'));
+    await say(client, 'so they store the carbon dioxide overnight?');
+    const evaluator = fake.requestsFor('evaluator').at(-1)!;
+    expect(evaluator.body.system![0]!.text).toContain('rabbit-hole mode');
+    const tutor = fake.requestsFor('tutor').at(-1)!;
+    expect(tutor.body.system![1]!.text).toContain('Mode: rabbit hole');
+    // The mode change is in the conversation as a tool call with its result, so the API accepts it.
+    const replayed = JSON.stringify(tutor.body.messages);
+    expect(replayed).toContain('"name":"enter_rabbit_hole"');
+    expect(replayed).toContain('"type":"tool_result"');
+
+    fake.enqueue('tutor', fakeReplies.toolUse('exit_rabbit_hole', {}, { text: 'Back to the review: what powers a cell?' }));
+    const exit = await say(client, 'cool, thanks — ok, back to it');
+    expect(exit.state).toMatchObject({ mode: 'recall' });
+    expect(exit.state).not.toHaveProperty('rabbitholeTopic');
+    expect(fake.requestsFor('tutor').at(-1)!.body.system![1]!.text).toContain('Mode: rabbit hole');
+    fake.enqueue('tutor', fakeReplies.text('Good. What else powers a cell?'));
+    await say(client, 'mitochondria?');
+    expect(fake.requestsFor('tutor').at(-1)!.body.system![1]!.text).toContain('Mode: recall.');
+  });
+
+  it('keeps the mode changes out of the visible history', async () => {
+    const { client, sessionId, token } = await openSession();
+    fake.enqueue('tutor', fakeReplies.toolUse('enter_rabbit_hole', { topic: 'cacti' }, { text: 'Sure, let us talk about cacti.' }));
+    await say(client, 'by the way, what about cacti?');
+    const replay = await server.api<{ messages: Array<{ role: string; content: string }> }>('GET', `/api/sessions/${sessionId}/replay`, { token });
+    expect(replay.body.messages.map((message) => [message.role, message.content])).toEqual([
+      ['tutor', 'Welcome! What powers a cell?'],
+      ['learner', 'by the way, what about cacti?'],
+      ['tutor', 'Sure, let us talk about cacti.'],
+    ]);
+  });
+});
+
+describe('options in plain text (SPEC §4.2)', () => {
+  it('become a multiple-choice widget, stored as a proper tool call', async () => {
+    const { client, sessionId, token } = await openSession();
+    fake.enqueue('tutor', fakeReplies.text('Let me narrow it down.\nWhich organelle makes ATP?\nA) The nucleus\nB) The mitochondria\nC) The ribosome'));
+    const turn = await say(client, 'no idea');
+    expect(turn.reply).toBe('Let me narrow it down.');
+    expect(turn.state.status).toBe('awaiting_client_action');
+    const widget = await client.waitFor('widget', { from: turn.start });
+    expect(widget.payload).toMatchObject({
+      kind: 'multiple_choice',
+      props: { prompt: 'Which organelle makes ATP?', options: ['The nucleus', 'The mitochondria', 'The ribosome'] },
+    });
+
+    fake.enqueue('tutor', fakeReplies.text('Right — the mitochondria.'));
+    const start = client.events.length;
+    client.send({ type: 'widget_response', payload: { widgetId: widget.payload.widgetId, response: { selectedIndex: 1 } } });
+    await client.waitFor('assistant', { from: start });
+    const messages = fake.requestsFor('tutor').at(-1)!.body.messages;
+    const call = messages.flatMap((message) => (Array.isArray(message.content) ? message.content : [])).find((block) => block.type === 'tool_use');
+    expect(call).toMatchObject({ name: 'present_choices', input: { options: ['The nucleus', 'The mitochondria', 'The ribosome'] } });
+    const result = messages.at(-1)!.content as Array<Record<string, unknown>>;
+    expect(result[0]).toMatchObject({ type: 'tool_result', tool_use_id: call!['id'], content: 'The mitochondria' });
+
+    const replay = await server.api<{ messages: Array<{ role: string; widget?: unknown; widgetAnswer?: unknown }> }>('GET', `/api/sessions/${sessionId}/replay`, { token });
+    expect(replay.body.messages.some((message) => message.widget)).toBe(true);
+    expect(replay.body.messages.some((message) => message.widgetAnswer)).toBe(true);
+  });
+});
