@@ -1,2 +1,6 @@
-// Placeholder entry point; the evaluation pipeline CLI is being built here (issue 6).
-console.log('tutorloop eval: not built yet');
+/** `pnpm eval …` — the evaluation pipeline (see eval/README.md). */
+import { runCli } from './cli';
+
+// Ctrl-C: exit through 'exit' handlers, so a server eval started is killed too.
+process.once('SIGINT', () => process.exit(130));
+process.exitCode = await runCli(process.argv.slice(2));

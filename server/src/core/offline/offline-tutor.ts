@@ -70,6 +70,10 @@ export function countWord(n: number): string {
   return NUMBER_WORDS[n] ?? String(n);
 }
 
+function capitalize(sentence: string): string {
+  return sentence.charAt(0).toUpperCase() + sentence.slice(1);
+}
+
 function ideas(n: number): string {
   return n === 1 ? 'one idea' : `${countWord(n)} ideas`;
 }
@@ -155,7 +159,7 @@ function acknowledgement(input: TutorInput, seed: string): string[] {
   const parts = [fill(pickBySeed(n === 1 ? ACK_ONE : n === 2 ? ACK_TWO : ACK_MANY, `${seed}|ack`), { n: countWord(n) })];
   const left = remainingAfterTurn(input);
   if (input.probePoint && left > 0) {
-    parts.push(fill(pickBySeed(left === 1 ? ONE_TO_GO : TO_GO, `${seed}|left`), { n: countWord(left) }));
+    parts.push(capitalize(fill(pickBySeed(left === 1 ? ONE_TO_GO : TO_GO, `${seed}|left`), { n: countWord(left) })));
   }
   return parts;
 }

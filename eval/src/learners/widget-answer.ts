@@ -1,0 +1,101 @@
+/**
+ * Picks the answer to a widget from a list of rules: the first rule that applies wins.
+ * Pure. A rule applies when its kind fits the widget (`first`/`index`/`match` → multiple
+ * choice, `text` → free text, `code` → code editor, `skip` → any), its `whenPromptIncludes`
+ * (if any) is in the prompt, and it can produce an answer (`match` needs an option that
+ * contains its text, `index` must be in range).
+ */
+import type { Widget, WidgetAnswer } from '@tutorloop/shared';
+import type { WidgetRule } from '../suites/suite-schema';
+
+export type WidgetDecision =
+  /** Send `widget_response` with this answer; `label` is what the learner picked or wrote. */
+  | { ok: true; type: 'answer'; response: WidgetAnswer; label: string }
+  /** Leave the widget pending and chat instead. */
+  | { ok: true; type: 'chat'; message: string }
+  | { ok: false; reason: string };
+
+type RuleOutcome = Exclude<WidgetDecision, { ok: false }> | { ok: false; reason: string };
+
+function includes(haystack: string, needle: string): boolean {
+  return haystack.toLowerCase().includes(needle.toLowerCase());
+}
+
+/** `match "capital"` — a short name for a rule in messages. */
+export function describeRule(rule: WidgetRule): string {
+  const condition = rule.whenPromptIncludes ? ` when the prompt includes "${rule.whenPromptIncludes}"` : '';
+  switch (rule.answer) {
+    case 'first':
+      return `first${condition}`;
+    case 'index':
+      return `index ${rule.index}${condition}`;
+    case 'match':
+      return `match "${rule.text}"${condition}`;
+    case 'text':
+      return `text${condition}`;
+    case 'code':
+      return `code${condition}`;
+    case 'skip':
+      return `skip${condition}`;
+    default: {
+      const unreachable: never = rule;
+      throw new Error(`unknown rule ${JSON.stringify(unreachable)}`);
+    }
+  }
+}
+
+function applyRule(widget: Widget, rule: WidgetRule): RuleOutcome {
+  if (rule.whenPromptIncludes && !includes(widget.props.prompt, rule.whenPromptIncludes)) {
+    return { ok: false, reason: 'the prompt does not include that text' };
+  }
+  const wrongKind = { ok: false, reason: `does not answer ${widget.kind}` } as const;
+  switch (rule.answer) {
+    case 'first':
+    case 'index':
+    case 'match': {
+      if (widget.kind !== 'multiple_choice') return wrongKind;
+      const options = widget.props.options;
+      const index =
+        rule.answer === 'first' ? 0 : rule.answer === 'index' ? rule.index : options.findIndex((option) => includes(option, rule.text));
+      const option = options[index];
+      if (option === undefined) {
+        return { ok: false, reason: rule.answer === 'match' ? `no option contains "${rule.text}"` : `there are only ${options.length} options` };
+      }
+      return { ok: true, type: 'answer', response: { selectedIndex: index }, label: option };
+    }
+    case 'text': {
+      if (widget.kind !== 'free_text') return wrongKind;
+      if (rule.text.length > widget.props.maxLength) return { ok: false, reason: `the text is longer than the widget's ${widget.props.maxLength} characters` };
+      return { ok: true, type: 'answer', response: { text: rule.text }, label: rule.text };
+    }
+    case 'code': {
+      if (widget.kind !== 'code_editor') return wrongKind;
+      const language = rule.language ?? widget.props.language;
+      if (language !== widget.props.language) return { ok: false, reason: `the widget asks for ${widget.props.language}, the rule gives ${language}` };
+      return { ok: true, type: 'answer', response: { code: rule.code, language }, label: rule.code };
+    }
+    case 'skip':
+      return { ok: true, type: 'chat', message: rule.say };
+    default: {
+      const unreachable: never = rule;
+      throw new Error(`unknown rule ${JSON.stringify(unreachable)}`);
+    }
+  }
+}
+
+/** `multiple_choice "Which…?" (options: "A" | "B")` — the widget in messages. */
+export function describeWidget(widget: Widget): string {
+  const prompt = `${widget.kind} "${widget.props.prompt}"`;
+  return widget.kind === 'multiple_choice' ? `${prompt} (options: ${widget.props.options.map((option) => `"${option}"`).join(' | ')})` : prompt;
+}
+
+/** The first applicable rule's answer, or why none applies. */
+export function answerWidget(widget: Widget, rules: readonly WidgetRule[]): WidgetDecision {
+  const refusals: string[] = [];
+  for (const [index, rule] of rules.entries()) {
+    const outcome = applyRule(widget, rule);
+    if (outcome.ok) return outcome;
+    refusals.push(`rule ${index + 1} (${describeRule(rule)}): ${outcome.reason}`);
+  }
+  return { ok: false, reason: `no rule answers the ${describeWidget(widget)}; ${refusals.join('; ')}` };
+}
