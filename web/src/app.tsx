@@ -2,10 +2,13 @@ import { lazy, Suspense, useEffect, useRef } from 'react';
 import { Header } from './components/header';
 import { useAuth } from './hooks/use-auth';
 import { navigate, useRoute } from './hooks/use-route';
+import { AssessmentsPage } from './pages/assessments-page';
 import { AuthPage } from './pages/auth-page';
 import { ImportPage } from './pages/import-page';
 import { RecallSetEditorPage } from './pages/recall-set-editor-page';
+import { RecallSetPage } from './pages/recall-set-page';
 import { RecallSetsPage } from './pages/recall-sets-page';
+import { SettingsPage } from './pages/settings-page';
 import { authStore, http } from './services';
 import type { Route } from './store/router-store';
 
@@ -27,8 +30,14 @@ function Page({ route }: { route: Route }) {
       return <RecallSetEditorPage key="new" />;
     case 'set-edit':
       return <RecallSetEditorPage key={route.recallSetId} recallSetId={route.recallSetId} />;
+    case 'set-detail':
+      return <RecallSetPage key={route.recallSetId} recallSetId={route.recallSetId} />;
     case 'import':
       return <ImportPage />;
+    case 'assessments':
+      return <AssessmentsPage />;
+    case 'settings':
+      return <SettingsPage />;
     case 'session':
       return <SessionPage key={route.sessionId} sessionId={route.sessionId} />;
     case 'not-found':
@@ -79,7 +88,7 @@ export function App() {
   }, [routeKey]);
 
   return (
-    <div className="app">
+    <div className={token ? 'app signed-in' : 'app'}>
       <a
         className="skip-link"
         href="#main"

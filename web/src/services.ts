@@ -1,9 +1,12 @@
 import { createHttpClient } from './api/http-client';
+import { createAssessmentsStore } from './store/assessments-store';
 import { createAuthStore, syncAuthFromStorage } from './store/auth-store';
 import { createHealthStore } from './store/health-store';
+import { createRecallSetScheduleStore } from './store/recall-set-schedule-store';
 import { createRecallSetsStore } from './store/recall-sets-store';
 import { createRouterStore } from './store/router-store';
 import { createSessionStore } from './store/session-store';
+import { createSettingsStore } from './store/settings-store';
 
 /**
  * The composition root: the app's single instances of each store and client, wired to the
@@ -37,6 +40,9 @@ export const http = createHttpClient({
 export const healthStore = createHealthStore(http);
 export const recallSetsStore = createRecallSetsStore(http);
 export const sessionStore = createSessionStore();
+export const recallSetScheduleStore = createRecallSetScheduleStore(http);
+export const settingsStore = createSettingsStore(http, authStore);
+export const assessmentsStore = createAssessmentsStore(http);
 
 window.addEventListener('storage', (event) => {
   if (event.key === null || event.key === 'tutorloop.auth') syncAuthFromStorage(authStore, storage);

@@ -96,4 +96,34 @@ describe('http client', () => {
       error: { status: 0, code: 'network', message: 'Could not reach the server. Check your connection and try again.' },
     });
   });
+
+  it('saves settings with PATCH /api/me and reads the learner from either answer shape', async () => {
+    const learner = { id: 'l1', username: 'ada', createdAt: '2025-01-01T00:00:00.000Z', desiredRetention: 0.85 };
+    const responses = [json(200, { learner }), json(200, learner), json(200, { ok: true })];
+    const { fetch, calls } = fakeFetch(() => responses.shift() ?? json(200, {}));
+    const http = createHttpClient({ getToken: () => 'tok', fetch });
+    expect(await http.updateMe({ desiredRetention: 0.85 })).toEqual({ ok: true, value: learner });
+    expect(calls[0]).toEqual({
+      url: '/api/me',
+      method: 'PATCH',
+      headers: { Accept: 'application/json', 'Content-Type': 'application/json', Authorization: 'Bearer tok' },
+      body: { desiredRetention: 0.85 },
+    });
+    expect(await http.updateMe({ desiredRetention: 0.85 })).toEqual({ ok: true, value: learner });
+    expect(await http.updateMe({ desiredRetention: 0.85 })).toEqual({
+      ok: false,
+      error: { status: 200, code: 'http_error', message: 'The server sent an unexpected answer.' },
+    });
+  });
+
+  it('asks for the cards of one set and for the blueprints', async () => {
+    const { fetch, calls } = fakeFetch(() => json(200, { cards: [] }));
+    const http = createHttpClient({ getToken: () => 'tok', fetch });
+    await http.listCards('rs 1&x');
+    await http.listBlueprints();
+    expect(calls.map((call) => `${call.method} ${call.url}`)).toEqual([
+      'GET /api/cards?recallSetId=rs%201%26x',
+      'GET /api/blueprints',
+    ]);
+  });
 });

@@ -1,17 +1,20 @@
 import {
   ApiErrorBody,
+  Learner,
   type AuthResponse,
+  type BlueprintList,
+  type CardList,
   type CreateRecallSetBody,
   type CreateSessionBody,
   type Credentials,
   type HealthResponse,
   type ImportRecallSetBody,
-  type Learner,
   type RecallSetDetail,
   type RecallSetSummary,
   type SessionDetail,
   type SessionListItem,
   type SessionSummary,
+  type UpdateLearnerBody,
   type UpdateRecallSetBody,
 } from '@tutorloop/shared';
 import { z } from 'zod';
@@ -52,6 +55,18 @@ interface RequestOptions {
 }
 
 export type HttpClient = ReturnType<typeof createHttpClient>;
+
+/**
+ * `PATCH /api/me` answers `{ learner }` like `GET /api/me`; a bare `Learner` is accepted too,
+ * so the client does not depend on which of the two shapes the server settles on.
+ */
+const UpdateLearnerResponse = z.union([z.object({ learner: Learner }), Learner]);
+
+function learnerFrom(value: unknown): Learner | null {
+  const parsed = UpdateLearnerResponse.safeParse(value);
+  if (!parsed.success) return null;
+  return 'learner' in parsed.data ? parsed.data.learner : parsed.data;
+}
 
 /** A typed wrapper around the REST API (SPEC §6). Never throws: every call returns a result. */
 export function createHttpClient(options: HttpClientOptions) {
@@ -117,6 +132,15 @@ export function createHttpClient(options: HttpClientOptions) {
       request<AuthResponse>('POST', '/api/auth/register', { body, authenticated: false }),
     login: (body: Credentials) => request<AuthResponse>('POST', '/api/auth/login', { body, authenticated: false }),
     me: () => request<{ learner: Learner }>('GET', '/api/me'),
+    /** Saves the learner's settings; the value is the updated learner. */
+    updateMe: async (body: UpdateLearnerBody): Promise<ApiResult<Learner>> => {
+      const result = await request<unknown>('PATCH', '/api/me', { body });
+      if (!result.ok) return result;
+      const learner = learnerFrom(result.value);
+      return learner
+        ? { ok: true, value: learner }
+        : { ok: false, error: { status: 200, code: 'http_error', message: 'The server sent an unexpected answer.' } };
+    },
 
     listRecallSets: () => request<{ recallSets: RecallSetSummary[] }>('GET', '/api/recall-sets'),
     getRecallSet: (recallSetId: string) => request<RecallSetDetail>('GET', `/api/recall-sets/${id(recallSetId)}`),
@@ -126,6 +150,10 @@ export function createHttpClient(options: HttpClientOptions) {
     updateRecallSet: (recallSetId: string, body: UpdateRecallSetBody) =>
       request<RecallSetDetail>('PUT', `/api/recall-sets/${id(recallSetId)}`, { body }),
     deleteRecallSet: (recallSetId: string) => request<void>('DELETE', `/api/recall-sets/${id(recallSetId)}`),
+    /** The learner's FSRS state per point of a set (points never reviewed may be absent). */
+    listCards: (recallSetId: string) => request<CardList>('GET', `/api/cards?recallSetId=${id(recallSetId)}`),
+
+    listBlueprints: () => request<BlueprintList>('GET', '/api/blueprints'),
 
     createSession: (body: CreateSessionBody) => request<{ sessionId: string }>('POST', '/api/sessions', { body }),
     listSessions: () => request<{ sessions: SessionListItem[] }>('GET', '/api/sessions'),

@@ -1,11 +1,48 @@
 import { useAuth } from '../hooks/use-auth';
 import { useHealth } from '../hooks/use-health';
+import { useRoute } from '../hooks/use-route';
 import { signOut } from '../services';
+import type { Route } from '../store/router-store';
 
 const offlineExplanation = 'No API key is set: a local deterministic tutor is answering';
 
-/** App name, the offline-tutor badge, and who is signed in. */
+type Section = 'sets' | 'assessments' | 'settings';
+
+/** Which header link the page belongs to (a set's page and editor are under "Recall sets"). */
+function sectionOf(route: Route): Section | null {
+  switch (route.name) {
+    case 'sets':
+    case 'set-new':
+    case 'set-edit':
+    case 'set-detail':
+    case 'import':
+      return 'sets';
+    case 'assessments':
+      return 'assessments';
+    case 'settings':
+      return 'settings';
+    case 'login':
+    case 'session':
+    case 'not-found':
+      return null;
+    default:
+      return assertNever(route);
+  }
+}
+
+function assertNever(value: never): never {
+  throw new Error(`Unhandled route: ${JSON.stringify(value)}`);
+}
+
+const links: Array<{ section: Section; href: string; label: string }> = [
+  { section: 'sets', href: '#/sets', label: 'Recall sets' },
+  { section: 'assessments', href: '#/assessments', label: 'Assessments' },
+  { section: 'settings', href: '#/settings', label: 'Settings' },
+];
+
+/** App name, the main links, the offline-tutor badge, and who is signed in. */
 export function Header() {
+  const current = sectionOf(useRoute());
   const learner = useAuth((state) => state.learner);
   const token = useAuth((state) => state.token);
   const tutor = useHealth((state) => state.tutor);
@@ -35,6 +72,23 @@ export function Header() {
               {offlineExplanation}
             </span>
           </>
+        ) : null}
+        {token ? (
+          <nav className="main-nav" aria-label="Main">
+            <ul>
+              {links.map((link) => (
+                <li key={link.section}>
+                  <a
+                    href={link.href}
+                    className="nav-link"
+                    aria-current={current === link.section ? 'page' : undefined}
+                  >
+                    {link.label}
+                  </a>
+                </li>
+              ))}
+            </ul>
+          </nav>
         ) : null}
         <div className="header-spacer" />
         {token ? (

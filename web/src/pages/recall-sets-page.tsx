@@ -5,6 +5,7 @@ import { useDocumentTitle } from '../hooks/use-document-title';
 import { useRecallSets } from '../hooks/use-recall-sets';
 import { navigate } from '../hooks/use-route';
 import { http, recallSetsStore } from '../services';
+import { routePath } from '../store/router-store';
 
 function plural(count: number, one: string, many: string) {
   return `${count} ${count === 1 ? one : many}`;
@@ -90,7 +91,10 @@ export function RecallSetsPage() {
             >
               <div className="set-info">
                 <h2 id={`set-name-${recallSet.id}`} className="set-name">
-                  {recallSet.name}
+                  {/* The set's own page: its schedule and review forecast. */}
+                  <a href={`#${routePath({ name: 'set-detail', recallSetId: recallSet.id })}`} className="set-link">
+                    {recallSet.name}
+                  </a>
                 </h2>
                 {recallSet.description ? <p className="set-description">{recallSet.description}</p> : null}
                 <p className="set-meta">
@@ -99,6 +103,10 @@ export function RecallSetsPage() {
                   <span data-testid="due-count" className={recallSet.dueCount > 0 ? 'due' : undefined}>
                     {recallSet.dueCount} due
                   </span>
+                  <span aria-hidden="true"> · </span>
+                  <a href={`#${routePath({ name: 'set-detail', recallSetId: recallSet.id })}`} className="meta-link">
+                    Schedule
+                  </a>
                 </p>
               </div>
               <div className="set-actions">

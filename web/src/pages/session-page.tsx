@@ -1,6 +1,8 @@
 import type { Widget, WidgetAnswer } from '@tutorloop/shared';
 import { useState } from 'react';
 import { closeReasonMessages } from '../api/session-socket';
+import { AssessmentBar } from '../components/assessment-bar';
+import { AssessmentResults } from '../components/assessment-results';
 import { CompletionScreen } from '../components/completion-screen';
 import { Composer } from '../components/composer';
 import { ConfirmDialog } from '../components/confirm-dialog';
@@ -9,7 +11,12 @@ import { useDocumentTitle } from '../hooks/use-document-title';
 import { navigate } from '../hooks/use-route';
 import { useSessionConnection, useSessionView } from '../hooks/use-session';
 import { http, sessionStore, signOut } from '../services';
-import { selectFinished, selectProgressLabel, selectReplying } from '../store/session-store';
+import {
+  selectAssessmentProgress,
+  selectFinished,
+  selectProgressLabel,
+  selectReplying,
+} from '../store/session-store';
 
 /** One session: the chat, the pending widget, progress, and the completion screen at the end. */
 export default function SessionPage({ sessionId }: { sessionId: string }) {
@@ -31,9 +38,13 @@ export default function SessionPage({ sessionId }: { sessionId: string }) {
   );
   const replying = useSessionView(selectReplying);
   const finished = useSessionView(selectFinished);
+  const isAssessment = useSessionView((view) => view.state?.type === 'assessment');
+  const assessment = useSessionView(selectAssessmentProgress);
+  const [timeUp, setTimeUp] = useState(false);
   const [confirmingEnd, setConfirmingEnd] = useState(false);
   const [review, setReview] = useState<{ busy: boolean; error: string | null }>({ busy: false, error: null });
-  useDocumentTitle(summary ? 'Session complete' : (title ?? 'Session'));
+  const isAssessmentSummary = summary?.type === 'assessment';
+  useDocumentTitle(summary ? (isAssessmentSummary ? 'Assessment results' : 'Session complete') : (title ?? 'Session'));
 
   const open = status === 'open';
   const fatal = status === 'closed' && closeReason !== null && closeReason !== 'client' && closeReason !== 'completed';
@@ -45,6 +56,17 @@ export default function SessionPage({ sessionId }: { sessionId: string }) {
   function handleEndConfirmed() {
     setConfirmingEnd(false);
     connection?.endSession();
+  }
+
+  async function retake(blueprintId: string) {
+    setReview({ busy: true, error: null });
+    const created = await http.createSession({ type: 'assessment', blueprintId });
+    if (!created.ok) {
+      setReview({ busy: false, error: created.error.message });
+      return;
+    }
+    setReview({ busy: false, error: null });
+    navigate({ name: 'session', sessionId: created.value.sessionId });
   }
 
   async function reviewAgain() {
@@ -89,13 +111,23 @@ export default function SessionPage({ sessionId }: { sessionId: string }) {
   if (summary) {
     return (
       <div className="page narrow">
-        <CompletionScreen
-          summary={summary}
-          reviewBusy={review.busy}
-          reviewError={review.error}
-          onBack={() => navigate({ name: 'sets' })}
-          onReviewAgain={() => void reviewAgain()}
-        />
+        {isAssessmentSummary ? (
+          <AssessmentResults
+            summary={summary}
+            retakeBusy={review.busy}
+            retakeError={review.error}
+            onBack={() => navigate({ name: 'assessments' })}
+            onRetake={(blueprintId) => void retake(blueprintId)}
+          />
+        ) : (
+          <CompletionScreen
+            summary={summary}
+            reviewBusy={review.busy}
+            reviewError={review.error}
+            onBack={() => navigate({ name: 'sets' })}
+            onReviewAgain={() => void reviewAgain()}
+          />
+        )}
         {messages.length > 0 ? (
           <details className="past-conversation">
             <summary>Show the conversation</summary>
@@ -120,8 +152,11 @@ export default function SessionPage({ sessionId }: { sessionId: string }) {
         <div className="session-bar-inner">
           <div className="session-title-group">
             <h1 className="session-title" tabIndex={-1}>
-              {title ?? 'Recall session'}
+              {title ?? (isAssessment ? 'Assessment' : 'Recall session')}
             </h1>
+            {assessment ? (
+              <AssessmentBar progress={assessment} finished={finished} onTimeUp={() => setTimeUp(true)} />
+            ) : null}
             {progressLabel ? (
               <div className="progress">
                 <span className="progress-label" data-testid="progress">
@@ -181,7 +216,8 @@ export default function SessionPage({ sessionId }: { sessionId: string }) {
           streaming={streaming}
           typing={typing}
           pendingWidget={pendingWidget}
-          widgetDisabled={!open}
+          // Past the deadline the server no longer takes answers; it is finishing the assessment.
+          widgetDisabled={!open || timeUp}
           onWidgetSubmit={handleWidgetSubmit}
         />
         <Composer
@@ -199,7 +235,11 @@ export default function SessionPage({ sessionId }: { sessionId: string }) {
           onConfirm={handleEndConfirmed}
           onCancel={() => setConfirmingEnd(false)}
         >
-          <p>Points you have not recalled yet will come back for review soon.</p>
+          {isAssessment ? (
+            <p>Items you have not answered score zero. Your results are shown right away.</p>
+          ) : (
+            <p>Points you have not recalled yet will come back for review soon.</p>
+          )}
         </ConfirmDialog>
       ) : null}
     </div>

@@ -50,4 +50,19 @@ describe('recall sets store', () => {
     expect(await store.getState().remove('rs_2')).toBe('Recall set not found.');
     expect(store.getState().recallSets.map((recallSet) => recallSet.id)).toEqual(['rs_2']);
   });
+
+  it('shares one request between components that load the list as they mount', async () => {
+    let requests = 0;
+    const store = createRecallSetsStore({
+      listRecallSets: async () => {
+        requests += 1;
+        return { ok: true, value: { recallSets: [biology] } };
+      },
+      deleteRecallSet: async () => ({ ok: true, value: undefined }),
+    });
+    await Promise.all([store.getState().load(), store.getState().load(), store.getState().load()]);
+    expect(requests).toBe(1);
+    await store.getState().load();
+    expect(requests).toBe(2);
+  });
 });

@@ -13,7 +13,11 @@ describe('parseRoute', () => {
     ['#/sessions/sess%201', { name: 'session', sessionId: 'sess 1' }],
     ['#/sessions/abc?x=1', { name: 'session', sessionId: 'abc' }],
     ['#/nowhere', { name: 'not-found', path: '/nowhere' }],
-    ['#/sets/rs_1', { name: 'not-found', path: '/sets/rs_1' }],
+    ['#/sets/rs_1', { name: 'set-detail', recallSetId: 'rs_1' }],
+    ['#/sets/rs_1/schedule', { name: 'not-found', path: '/sets/rs_1/schedule' }],
+    ['#/assessments', { name: 'assessments' }],
+    ['#/settings', { name: 'settings' }],
+    ['#/settings/extra', { name: 'not-found', path: '/settings/extra' }],
   ])('%s', (hash, route) => {
     expect(parseRoute(hash)).toEqual(route);
   });
@@ -24,7 +28,10 @@ describe('parseRoute', () => {
       { name: 'sets' },
       { name: 'set-new' },
       { name: 'set-edit', recallSetId: 'a/b' },
+      { name: 'set-detail', recallSetId: 'a/b' },
       { name: 'import' },
+      { name: 'assessments' },
+      { name: 'settings' },
       { name: 'session', sessionId: 's-1' },
     ];
     for (const route of routes) expect(parseRoute(`#${routePath(route)}`)).toEqual(route);

@@ -6,7 +6,10 @@ export type Route =
   | { name: 'sets' }
   | { name: 'set-new' }
   | { name: 'set-edit'; recallSetId: string }
+  | { name: 'set-detail'; recallSetId: string }
   | { name: 'import' }
+  | { name: 'assessments' }
+  | { name: 'settings' }
   | { name: 'session'; sessionId: string }
   | { name: 'not-found'; path: string };
 
@@ -14,7 +17,10 @@ function assertNever(value: never): never {
   throw new Error(`Unhandled route: ${JSON.stringify(value)}`);
 }
 
-/** `#/sets/abc/edit` → `{ name: 'set-edit', recallSetId: 'abc' }`. An empty hash is the sets list. */
+/**
+ * `#/sets/abc/edit` → `{ name: 'set-edit', recallSetId: 'abc' }`; `#/sets/abc` is the set's own page
+ * (schedule and forecast). An empty hash is the sets list.
+ */
 export function parseRoute(hash: string): Route {
   const path = hash.replace(/^#/, '').split('?')[0] ?? '';
   const parts = path.split('/').filter(Boolean).map((part) => {
@@ -28,9 +34,12 @@ export function parseRoute(hash: string): Route {
   if (parts.length === 0) return { name: 'sets' };
   if (first === 'login' && parts.length === 1) return { name: 'login' };
   if (first === 'import' && parts.length === 1) return { name: 'import' };
+  if (first === 'assessments' && parts.length === 1) return { name: 'assessments' };
+  if (first === 'settings' && parts.length === 1) return { name: 'settings' };
   if (first === 'sets') {
     if (parts.length === 1) return { name: 'sets' };
     if (second === 'new' && parts.length === 2) return { name: 'set-new' };
+    if (second && parts.length === 2) return { name: 'set-detail', recallSetId: second };
     if (second && third === 'edit' && parts.length === 3) return { name: 'set-edit', recallSetId: second };
   }
   if (first === 'sessions' && second && parts.length === 2) return { name: 'session', sessionId: second };
@@ -48,8 +57,14 @@ export function routePath(route: Route): string {
       return '/sets/new';
     case 'set-edit':
       return `/sets/${encodeURIComponent(route.recallSetId)}/edit`;
+    case 'set-detail':
+      return `/sets/${encodeURIComponent(route.recallSetId)}`;
     case 'import':
       return '/import';
+    case 'assessments':
+      return '/assessments';
+    case 'settings':
+      return '/settings';
     case 'session':
       return `/sessions/${encodeURIComponent(route.sessionId)}`;
     case 'not-found':

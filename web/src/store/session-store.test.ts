@@ -2,6 +2,8 @@ import type { ServerEvent } from '@tutorloop/shared';
 import { describe, expect, it } from 'vitest';
 import {
   activeState,
+  assessmentResults,
+  assessmentState,
   awaitingState,
   choiceWidget,
   events,
@@ -11,7 +13,13 @@ import {
   summary,
   tutorHistory,
 } from '../test-support/fixtures';
-import { createSessionStore, selectFinished, selectProgressLabel, selectReplying } from './session-store';
+import {
+  createSessionStore,
+  selectAssessmentProgress,
+  selectFinished,
+  selectProgressLabel,
+  selectReplying,
+} from './session-store';
 
 const fixedNow = new Date('2025-01-01T12:00:00.000Z');
 
@@ -360,5 +368,35 @@ describe('session store: errors', () => {
       connection: 'connecting',
     });
     expect(store.getState().sessionId).toBe('sess_2');
+  });
+});
+
+describe('session store: assessments', () => {
+  it('exposes the item progress and no recall wording', () => {
+    const store = storeWith(events.state(assessmentState()));
+    expect(selectProgressLabel(store.getState())).toBeNull();
+    expect(selectAssessmentProgress(store.getState())).toEqual({
+      blueprintId: 'MATH-FUNDAMENTALS-L1',
+      answered: 2,
+      totalItems: 20,
+      currentPosition: 3,
+      section: 'Addition',
+      deadline: '2025-01-01T10:30:00.000Z',
+      timeLimitSeconds: 1800,
+    });
+    expect(store.getState().pendingWidget).toEqual(choiceWidget);
+  });
+
+  it('has no assessment progress in a recall session', () => {
+    const store = storeWith(events.state(activeState()));
+    expect(selectAssessmentProgress(store.getState())).toBeNull();
+  });
+
+  it('keeps the results that come with session_complete', () => {
+    const finished = { ...summary, type: 'assessment' as const, reason: 'time_expired' as const, assessment: assessmentResults };
+    const store = storeWith(events.state(assessmentState()), events.complete(finished));
+    expect(store.getState().summary).toEqual(finished);
+    expect(store.getState().pendingWidget).toBeNull();
+    expect(selectFinished(store.getState())).toBe(true);
   });
 });

@@ -1,4 +1,5 @@
 import type {
+  AssessmentProgress,
   HistoryMessage,
   ServerEvent,
   SessionState,
@@ -282,9 +283,12 @@ export function createSessionStore(options: SessionStoreOptions = {}) {
 
 export type SessionStore = ReturnType<typeof createSessionStore>;
 
-/** "2 of 5 recalled", or null before the first state arrives. */
+/**
+ * "2 of 5 recalled", or null before the first state arrives. Assessments have no recall
+ * progress: their item counter comes from `selectAssessmentProgress`.
+ */
 export function selectProgressLabel(view: SessionViewState): string | null {
-  if (!view.state) return null;
+  if (!view.state || view.state.type === 'assessment') return null;
   return `${view.state.recalledCount} of ${view.state.totalPoints} recalled`;
 }
 
@@ -296,4 +300,9 @@ export function selectReplying(view: SessionViewState): boolean {
 /** True once the session is over (summary received or a terminal status). */
 export function selectFinished(view: SessionViewState): boolean {
   return view.summary !== null || isFinished(view.state);
+}
+
+/** The running assessment's progress (item, section, deadline), or null for other sessions. */
+export function selectAssessmentProgress(view: SessionViewState): AssessmentProgress | null {
+  return view.state?.type === 'assessment' ? (view.state.assessment ?? null) : null;
 }

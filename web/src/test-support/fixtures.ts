@@ -1,4 +1,4 @@
-import type { HistoryMessage, ServerEvent, SessionState, SessionSummary, Widget } from '@tutorloop/shared';
+import type { AssessmentResults, HistoryMessage, ServerEvent, SessionState, SessionSummary, Widget } from '@tutorloop/shared';
 
 /** Realistic server events for the store and socket tests, built from the shared types. */
 export const sessionId = 'sess_1';
@@ -80,4 +80,88 @@ export const events = {
     type: 'error',
     payload: { code, message },
   }),
+};
+
+/** A running assessment's state: item 3 of 20, deadline 30 minutes after the start. */
+export function assessmentState(overrides: Partial<NonNullable<SessionState['assessment']>> = {}): SessionState {
+  return {
+    status: 'awaiting_client_action',
+    sessionId,
+    type: 'assessment',
+    mode: 'recall',
+    turn: 2,
+    recalledCount: 2,
+    totalPoints: 20,
+    title: 'Math fundamentals',
+    pendingWidget: choiceWidget,
+    assessment: {
+      blueprintId: 'MATH-FUNDAMENTALS-L1',
+      answered: 2,
+      totalItems: 20,
+      currentPosition: 3,
+      section: 'Addition',
+      deadline: '2025-01-01T10:30:00.000Z',
+      timeLimitSeconds: 1800,
+      ...overrides,
+    },
+  };
+}
+
+/** Results of a finished assessment: one multiple-choice item right, one code item half right, one skipped. */
+export const assessmentResults: AssessmentResults = {
+  blueprintId: 'MATH-FUNDAMENTALS-L1',
+  title: 'Math fundamentals',
+  score: 1.5,
+  maxScore: 3,
+  percent: 0.5,
+  answered: 2,
+  overall: { ability: 0.123, standardError: 0.8, responses: 2 },
+  domains: [
+    { domain: 'arithmetic', score: 1, maxScore: 2, ability: -0.5, standardError: 0.9, responses: 1 },
+    { domain: 'python', score: 0.5, maxScore: 1, ability: 0, standardError: 1.2, responses: 1 },
+  ],
+  items: [
+    {
+      position: 2,
+      section: 'Python',
+      domain: 'python',
+      skillId: 'py-count-chars',
+      kind: 'code',
+      stem: 'Write `count(s, c)`.',
+      learnerAnswer: 'def count(s, c):\n    return 0',
+      correctAnswer: 'def count(s, c):\n    return s.count(c)',
+      credit: 0.5,
+      timeSeconds: 95.4,
+      difficulty: 0.2,
+      tests: { passed: 2, total: 4, note: 'AssertionError on "aaa"' },
+    },
+    {
+      position: 1,
+      section: 'Addition',
+      domain: 'arithmetic',
+      skillId: 'add-2digit',
+      kind: 'multiple_choice',
+      stem: 'What is 27 + 15?',
+      options: ['42', '32', '43', '52'],
+      learnerAnswer: '42',
+      correctAnswer: '42',
+      credit: 1,
+      timeSeconds: 12,
+      difficulty: -0.4,
+    },
+    {
+      position: 3,
+      section: 'Addition',
+      domain: 'arithmetic',
+      skillId: 'add-2digit',
+      kind: 'multiple_choice',
+      stem: 'What is 48 + 36?',
+      options: ['84', '74', '714', '82'],
+      learnerAnswer: null,
+      correctAnswer: '84',
+      credit: 0,
+      timeSeconds: null,
+      difficulty: 0.3,
+    },
+  ],
 };

@@ -1,24 +1,78 @@
-// A plain monospace textarea for now: CodeMirror 6, lazy-loaded (import() on first use so
-// it stays out of the initial bundle), replaces it later behind the same props.
-import { Limits } from '@tutorloop/shared';
-import { useId, useState, type FormEvent } from 'react';
+import { Limits, type CodeLanguage } from '@tutorloop/shared';
+import { lazy, Suspense, useId, useState, type ComponentType, type FormEvent } from 'react';
+import { LoadBoundary } from '../components/load-boundary';
 import { Markdown } from '../components/markdown';
+import { languageNames, loadLanguage } from './code-languages';
+import type { CodeMirrorEditorProps } from './code-mirror-editor';
 import type { WidgetAnswerProps, WidgetInputProps } from './widget-types';
 
-const languageNames = { python: 'Python', javascript: 'JavaScript' } as const;
+type EditorProps = Omit<CodeMirrorEditorProps, 'language' | 'indentSize'>;
 
-/** Code to run against tests on the server. */
+/** PEP 8's four spaces for Python; two, the common style, for JavaScript. */
+const indentSizes: Record<CodeLanguage, number> = { python: 4, javascript: 2 };
+
+/** CodeMirror with one language, fetched on first use (editor and language load in parallel). */
+function lazyEditor(language: CodeLanguage) {
+  return lazy(async (): Promise<{ default: ComponentType<EditorProps> }> => {
+    const [module, extension] = await Promise.all([import('./code-mirror-editor'), loadLanguage(language)]);
+    const Editor = module.default;
+    return {
+      default: (props: EditorProps) => <Editor {...props} language={extension} indentSize={indentSizes[language]} />,
+    };
+  });
+}
+
+const editors: Record<CodeLanguage, ComponentType<EditorProps>> = {
+  python: lazyEditor('python'),
+  javascript: lazyEditor('javascript'),
+};
+
+const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.userAgent);
+
+/** The plain editor: shown while CodeMirror loads, and if it cannot load. Shares the same code. */
+function FallbackEditor({ value, onChange, label, describedBy, maxLength }: EditorProps) {
+  return (
+    <textarea
+      className="input code-input"
+      aria-label={label}
+      aria-describedby={describedBy}
+      rows={10}
+      value={value}
+      maxLength={maxLength}
+      spellCheck={false}
+      autoCapitalize="off"
+      autoCorrect="off"
+      onChange={(event) => onChange(event.target.value)}
+    />
+  );
+}
+
+/** Code to run against tests on the server, in CodeMirror 6 (lazy-loaded). */
 export function CodeEditor({ widget, disabled, onSubmit }: WidgetInputProps<'code_editor'>) {
   const { prompt, language, starterCode } = widget.props;
   const [code, setCode] = useState(starterCode ?? '');
   const promptId = useId();
-  const inputId = useId();
+  const hintId = useId();
   const canSubmit = !disabled && code.trim().length > 0;
+  const Editor = editors[language];
+
+  function submit() {
+    if (canSubmit) onSubmit({ code, language });
+  }
 
   function handleSubmit(event: FormEvent) {
     event.preventDefault();
-    if (canSubmit) onSubmit({ code, language });
+    submit();
   }
+
+  const editorProps: EditorProps = {
+    value: code,
+    onChange: setCode,
+    label: 'Code',
+    describedBy: hintId,
+    maxLength: Limits.codeMaxLength,
+    onSubmitShortcut: submit,
+  };
 
   return (
     <form className="widget-form" onSubmit={handleSubmit} aria-labelledby={promptId}>
@@ -26,24 +80,23 @@ export function CodeEditor({ widget, disabled, onSubmit }: WidgetInputProps<'cod
         <Markdown text={prompt} />
       </div>
       <div className="code-label-row">
-        <label htmlFor={inputId} className="field-label">
+        <span className="field-label" aria-hidden="true">
           Code
-        </label>
+        </span>
         <span className="language-badge" data-testid="code-language">
           {languageNames[language]}
         </span>
       </div>
-      <textarea
-        id={inputId}
-        className="input code-input"
-        rows={10}
-        value={code}
-        maxLength={Limits.codeMaxLength}
-        spellCheck={false}
-        autoCapitalize="off"
-        autoCorrect="off"
-        onChange={(event) => setCode(event.target.value)}
-      />
+      <div className="code-editor-frame" data-testid="code-editor">
+        <LoadBoundary fallback={<FallbackEditor {...editorProps} />}>
+          <Suspense fallback={<FallbackEditor {...editorProps} />}>
+            <Editor {...editorProps} />
+          </Suspense>
+        </LoadBoundary>
+      </div>
+      <p id={hintId} className="field-hint">
+        Tab indents; press Esc then Tab to leave the editor. {isMac ? '⌘' : 'Ctrl'}+Enter runs and submits.
+      </p>
       <div className="widget-actions">
         <button type="submit" className="button primary" disabled={!canSubmit}>
           Run &amp; submit
@@ -53,6 +106,7 @@ export function CodeEditor({ widget, disabled, onSubmit }: WidgetInputProps<'cod
   );
 }
 
+/** The submitted code, read-only, on the learner's message. */
 export function CodeEditorAnswer({ widget, answer }: WidgetAnswerProps<'code_editor'>) {
   const language = 'language' in answer ? answer.language : widget.props.language;
   return (
