@@ -10,6 +10,7 @@ import pino from 'pino';
 import { createTokenService, resolveJwtSecret } from './auth/tokens';
 import type { Config } from './config';
 import { repositoryRoot } from './config';
+import { loadCatalog, type Catalog } from './core/assessment';
 import { createOfflineProvider } from './core/offline/offline-provider';
 import { systemClock, uuidGenerator, type Clock, type Logger } from './core/ports';
 import type { TutorProvider } from './core/provider';
@@ -18,8 +19,10 @@ import { openDatabase, type Database } from './db/database';
 import { llmCalls } from './db/schema';
 import { createAnthropicClient } from './llm/anthropic-client';
 import { createAnthropicProvider } from './llm/anthropic-provider';
+import { SqliteAssessmentRepository } from './db/assessment-store';
 import { SqliteSessionRepository } from './db/session-store';
 import { registerRoutes } from './http/routes';
+import { createSandbox } from './sandbox';
 import { LearnerService } from './services/learners';
 import { RecallSetService } from './services/recall-sets';
 import { SessionService } from './services/sessions';
@@ -28,6 +31,8 @@ import { SocketServer } from './ws/socket-server';
 export interface ServerOverrides {
   provider?: TutorProvider;
   clock?: Clock;
+  /** Assessment blueprints; by default loaded from server/blueprints (an invalid file stops the start). */
+  catalog?: Catalog;
 }
 
 export interface RunningServer {
@@ -82,7 +87,17 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
   const provider = overrides.provider ?? createProvider(config, database, logger as unknown as Logger);
   const tokens = createTokenService(resolveJwtSecret(config.jwtSecret, config.dataDir));
   const repository = new SqliteSessionRepository(database);
-  const hub = new SessionHub({ repository, provider, clock, ids: uuidGenerator, logger: logger as unknown as Logger, socketGraceMs: config.socketGraceMs });
+  const catalog = overrides.catalog ?? loadCatalog();
+  const sandbox = createSandbox();
+  const hub = new SessionHub({
+    repository,
+    provider,
+    clock,
+    ids: uuidGenerator,
+    logger: logger as unknown as Logger,
+    socketGraceMs: config.socketGraceMs,
+    assessment: { assessments: new SqliteAssessmentRepository(database), catalog, codeRunner: sandbox },
+  });
   const learners = new LearnerService(database);
   const recallSets = new RecallSetService(database);
   const sessions = new SessionService(database, repository, recallSets);
@@ -90,7 +105,7 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
   // Per-request logs only when debugging; errors always reach the log.
   const requestLogLevel = config.logLevel === 'debug' || config.logLevel === 'trace' || config.logLevel === 'silent' ? config.logLevel : 'warn';
   const app = Fastify({ loggerInstance: logger.child({}, { level: requestLogLevel }) as FastifyBaseLogger, bodyLimit: 1_048_576 });
-  registerRoutes(app, { tokens, clock, hub, learners, recallSets, sessions, tutor: provider.name, version });
+  registerRoutes(app, { tokens, clock, hub, learners, recallSets, sessions, tutor: provider.name, version, catalog });
 
   if (config.webDist && existsSync(path.join(config.webDist, 'index.html'))) {
     await app.register(fastifyStatic, { root: path.resolve(config.webDist), wildcard: false });
@@ -128,6 +143,7 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
     async close() {
       sockets.close();
       await hub.close();
+      await sandbox.close();
       await app.close();
       database.$client.close();
     },

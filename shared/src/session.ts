@@ -74,7 +74,7 @@ export const SessionSummary = z.object({
   type: SessionType,
   status: z.enum(['completed', 'abandoned']),
   /** Why the session ended. */
-  reason: z.enum(['all_recalled', 'ended_by_learner', 'time_expired', 'deleted']),
+  reason: z.enum(['all_recalled', 'all_answered', 'ended_by_learner', 'time_expired', 'deleted']),
   turns: z.number().int().min(0),
   recalledCount: z.number().int().min(0),
   totalPoints: z.number().int().min(0),

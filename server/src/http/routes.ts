@@ -13,11 +13,13 @@ import {
   UpdateLearnerBody,
   UpdateRecallSetBody,
   type AuthResponse,
+  type BlueprintList,
   type HealthResponse,
   type ServerEvent,
   type StepResponse,
 } from '@tutorloop/shared';
 import type { TokenService } from '../auth/tokens';
+import type { Catalog } from '../core/assessment';
 import type { Clock } from '../core/ports';
 import type { SessionHub } from '../core/session/session-hub';
 import { AppError } from '../services/app-error';
@@ -34,6 +36,7 @@ export interface RouteDeps {
   sessions: SessionService;
   tutor: HealthResponse['tutor'];
   version: string;
+  catalog: Catalog;
 }
 
 declare module 'fastify' {
@@ -59,7 +62,7 @@ function idParam(request: FastifyRequest): string {
 }
 
 export function registerRoutes(app: FastifyInstance, deps: RouteDeps): void {
-  const { tokens, clock, hub, learners, recallSets, sessions } = deps;
+  const { tokens, clock, hub, learners, recallSets, sessions, catalog } = deps;
 
   app.setErrorHandler((error: Error & { statusCode?: number; code?: string }, request, reply) => {
     if (error instanceof AppError) {
@@ -135,13 +138,20 @@ export function registerRoutes(app: FastifyInstance, deps: RouteDeps): void {
 
     api.post('/api/sessions', async (request, reply) => {
       const body = validate(CreateSessionBody, request.body);
-      if (body.type !== 'recall') {
-        throw new AppError('invalid_payload', `type: "${body.type}" sessions are not available yet; use "recall"`);
+      let sessionId: string;
+      if (body.type === 'recall') {
+        sessionId = sessions.createRecall(request.learnerId, body.recallSetId, clock.now());
+      } else if (body.type === 'assessment') {
+        const blueprint = catalog.getAssessment(body.blueprintId);
+        if (!blueprint) throw new AppError('not_found', `No assessment blueprint "${body.blueprintId}"; GET /api/blueprints lists them.`);
+        sessionId = sessions.createAssessment(request.learnerId, blueprint, clock.now());
+      } else {
+        throw new AppError('invalid_payload', `type: "${body.type}" sessions are not available yet; use "recall" or "assessment"`);
       }
-      const sessionId = sessions.createRecall(request.learnerId, body.recallSetId, clock.now());
       reply.status(201);
       return { sessionId };
     });
+    api.get('/api/blueprints', async (): Promise<BlueprintList> => ({ blueprints: catalog.summaries() }));
     api.get('/api/sessions', async (request) => ({ sessions: sessions.list(request.learnerId) }));
     api.get('/api/sessions/:id', async (request) => {
       const session = sessions.owned(request.learnerId, idParam(request));

@@ -5,6 +5,7 @@ import { isDue } from '../core/scheduling/fsrs';
 import type { SessionRecord } from '../core/session/session-repository';
 import type { Database } from '../db/database';
 import { sessionPoints, sessions } from '../db/schema';
+import { assessmentConfig } from '../db/assessment-store';
 import { SqliteSessionRepository, toSessionRecord } from '../db/session-store';
 import { AppError } from './app-error';
 import type { RecallSetService } from './recall-sets';
@@ -48,6 +49,29 @@ export class SessionService {
         this.database.insert(sessionPoints).values({ sessionId: id, pointId: point.id, position }).run();
       });
     })();
+    return id;
+  }
+
+  /**
+   * An assessment session from a blueprint. Its seed drives item generation, so a restart
+   * (or a replay of the same answers) yields the same items; the clock starts at the first item.
+   */
+  createAssessment(learnerId: string, blueprint: { id: string; title: string; timeLimitMinutes: number }, now: Date): string {
+    const id = crypto.randomUUID();
+    this.database
+      .insert(sessions)
+      .values({
+        id,
+        learnerId,
+        type: 'assessment',
+        status: 'pending',
+        mode: 'recall',
+        title: blueprint.title,
+        config: assessmentConfig(blueprint.id, crypto.randomUUID(), blueprint.timeLimitMinutes * 60),
+        createdAt: now,
+        updatedAt: now,
+      })
+      .run();
     return id;
   }
 

@@ -9,8 +9,7 @@
  */
 import type {
   ClientMessage,
-  ErrorCode,
-  ServerEvent,
+  HistoryMessage,
   SessionState,
   SessionSummary,
   Widget,
@@ -18,6 +17,7 @@ import type {
 } from '@tutorloop/shared';
 import { normalizeEvaluation } from '../evaluation/parse-evaluation';
 import type { Clock, IdGenerator, Logger } from '../ports';
+import { RoomBase, type SessionListener } from './room-base';
 import {
   emptyEvaluation,
   modeToolNames,
@@ -40,15 +40,11 @@ export interface SessionRoomDeps {
   clock: Clock;
   ids: IdGenerator;
   logger: Logger;
-  /**
-   * How long a turn keeps running once nobody listens (the last socket closed for good), in
-   * ms; then its model calls are cancelled. The learner's message stays unanswered and is
-   * answered when they reconnect. Default 30 s.
-   */
+  /** See RoomBaseDeps. */
   socketGraceMs?: number;
 }
 
-export type SessionListener = (event: ServerEvent) => void;
+export type { SessionListener } from './room-base';
 
 /** How many recent messages the evaluator sees (SPEC §4.1). */
 export const evaluatorWindow = 10;
@@ -56,26 +52,15 @@ export const evaluatorWindow = 10;
 const safetyRedirect =
   'I want to keep this a safe and useful space, so I won’t go into that. If you are going through something difficult, please reach out to someone you trust or a local support line. Whenever you’re ready, let’s get back to the material.';
 
-export class SessionRoom {
-  private readonly listeners = new Set<SessionListener>();
-  /** How to cut off a listener's connection when the session is deleted. */
-  private readonly terminators = new Map<SessionListener, () => void>();
-  private queue: Promise<void> = Promise.resolve();
-  private pendingOperations = 0;
+export class SessionRoom extends RoomBase {
   private streaming: { messageId: string; text: string } | null = null;
-  private controller = new AbortController();
-  private abandonTimer: NodeJS.Timeout | null = null;
 
   constructor(
-    readonly sessionId: string,
+    sessionId: string,
     private readonly deps: SessionRoomDeps,
-    /** Called when the room becomes idle after work finished, so the hub can drop it. */
-    private readonly onIdle: () => void = () => {},
-  ) {}
-
-  /** True while nothing is queued or running and nobody listens: the hub may drop the room. */
-  get idle(): boolean {
-    return this.pendingOperations === 0 && this.listeners.size === 0;
+    onIdle: () => void = () => {},
+  ) {
+    super(sessionId, deps, onIdle);
   }
 
   /**
@@ -83,7 +68,7 @@ export class SessionRoom {
    * the pending `widget`, `history`) and, mid-reply, `typing` plus the text streamed so far.
    * A session that was interrupted (a new one, or a turn cut off by a crash) resumes.
    */
-  attach(listener: SessionListener, terminate?: () => void): void {
+  override attach(listener: SessionListener, terminate?: () => void): void {
     const session = this.deps.repository.getSession(this.sessionId);
     if (!session) return;
     const state = this.state(session);
@@ -96,48 +81,12 @@ export class SessionRoom {
         listener({ type: 'assistant_delta', payload: { messageId: this.streaming.messageId, delta: this.streaming.text } });
       }
     }
-    this.addListener(listener);
-    if (terminate) this.terminators.set(listener, terminate);
+    this.register(listener, terminate);
     this.resume();
   }
 
-  /** Cuts off every listener (the session was deleted): their connections are closed. */
-  terminate(): void {
-    const terminators = [...this.terminators.values()];
-    this.terminators.clear();
-    this.listeners.clear();
-    for (const cut of terminators) cut();
-  }
-
-  /** Adds a listener without the opening events (an HTTP step collecting its turn's events). */
-  subscribe(listener: SessionListener): void {
-    this.addListener(listener);
-  }
-
-  detach(listener: SessionListener): void {
-    this.listeners.delete(listener);
-    this.terminators.delete(listener);
-    if (this.listeners.size > 0 || this.pendingOperations === 0 || this.abandonTimer) return;
-    // Nobody is left to hear the reply: give them a moment to come back, then stop paying for it.
-    this.abandonTimer = setTimeout(() => {
-      this.abandonTimer = null;
-      if (this.listeners.size > 0 || this.pendingOperations === 0) return;
-      this.deps.logger.info({ sessionId: this.sessionId }, 'no socket came back; in-flight model calls cancelled');
-      this.controller.abort();
-    }, this.deps.socketGraceMs ?? 30_000);
-    this.abandonTimer.unref();
-  }
-
-  private addListener(listener: SessionListener): void {
-    if (this.abandonTimer) {
-      clearTimeout(this.abandonTimer);
-      this.abandonTimer = null;
-    }
-    this.listeners.add(listener);
-  }
-
   /** Handles one validated client message; `reply` reaches only the sender (errors meant for it). */
-  handle(message: ClientMessage, reply: SessionListener): Promise<void> {
+  override handle(message: ClientMessage, reply: SessionListener): Promise<void> {
     switch (message.type) {
       case 'chat':
         return this.receiveChat(message.payload.message, message.payload.clientMessageId ?? null, reply);
@@ -149,7 +98,7 @@ export class SessionRoom {
         );
       case 'end_session':
         // Ending must not wait behind a slow model call: cancel what is in flight first.
-        this.controller.abort();
+        this.cancelInFlight();
         return this.enqueue(() => this.endSession('ended_by_learner', reply));
       default: {
         const unreachable: never = message;
@@ -159,7 +108,7 @@ export class SessionRoom {
   }
 
   /** Resumes an interrupted session: the opening turn, or an unanswered learner message. */
-  resume(): void {
+  override resume(): void {
     const session = this.deps.repository.getSession(this.sessionId);
     if (!session || isEnded(session.status)) return;
     const messages = this.deps.repository.listMessages(this.sessionId);
@@ -170,32 +119,17 @@ export class SessionRoom {
     }
   }
 
-  /** Waits until everything queued so far has run (used by HTTP steps and shutdown). */
-  async settled(): Promise<void> {
-    let current: Promise<void>;
-    do {
-      current = this.queue;
-      await current;
-    } while (current !== this.queue);
-  }
-
-  /** Cancels in-flight model calls (server shutdown). */
-  close(): void {
-    if (this.abandonTimer) clearTimeout(this.abandonTimer);
-    this.controller.abort();
-  }
-
-  state(session?: SessionRecord): SessionState {
+  override state(session?: SessionRecord): SessionState {
     const record = session ?? this.deps.repository.getSession(this.sessionId);
     if (!record) throw new Error(`session ${this.sessionId} vanished`);
     return buildState(record, this.deps.repository.getChecklist(this.sessionId), this.deps.repository.getPendingAction(this.sessionId));
   }
 
-  history() {
+  override history(): HistoryMessage[] {
     return buildHistory(this.deps.repository.listMessages(this.sessionId), this.deps.repository.listActions(this.sessionId));
   }
 
-  summary(): SessionSummary | null {
+  override summary(): SessionSummary | null {
     const session = this.deps.repository.getSession(this.sessionId);
     if (!session || !isEnded(session.status)) return null;
     return this.buildSummary(session);
@@ -204,38 +138,6 @@ export class SessionRoom {
   // -------------------------------------------------------------------------
   // Operations (each runs alone, in arrival order)
   // -------------------------------------------------------------------------
-
-  private enqueue(operation: () => Promise<void>): Promise<void> {
-    this.pendingOperations += 1;
-    const run = this.queue.then(operation).catch((error: unknown) => {
-      this.deps.logger.error({ err: error, sessionId: this.sessionId }, 'session operation failed');
-      this.broadcast({ type: 'error', payload: { code: 'internal', message: 'Something went wrong on our side; your message is saved — try again.' } });
-    });
-    this.queue = run.finally(() => {
-      this.pendingOperations -= 1;
-      if (this.idle) this.onIdle();
-    });
-    return this.queue;
-  }
-
-  private broadcast(event: ServerEvent): void {
-    for (const listener of this.listeners) {
-      try {
-        listener(event);
-      } catch (error) {
-        this.deps.logger.warn({ err: error, sessionId: this.sessionId }, 'listener failed');
-      }
-    }
-  }
-
-  private fail(reply: SessionListener, code: ErrorCode, message: string): void {
-    reply({ type: 'error', payload: { code, message } });
-  }
-
-  private freshSignal(): AbortSignal {
-    if (this.controller.signal.aborted) this.controller = new AbortController();
-    return this.controller.signal;
-  }
 
   /**
    * Stores a chat message at once (before queueing, so a crash while an earlier turn runs

@@ -1,0 +1,114 @@
+/**
+ * What a learner may see of an assessment (SPEC §4.3, §5): progress while it runs (never a
+ * correct answer, a test or a score), and the full results with the per-item review only
+ * once it is over.
+ */
+import type { AssessmentItemReview, AssessmentProgress, AssessmentResults, SessionState, Widget } from '@tutorloop/shared';
+import type { AbilityReport, AssessmentBlueprint, GeneratedItem } from '../assessment';
+import type { AssessmentConfig, StoredItem, StoredResponse } from './assessment-repository';
+
+/** The widget presenting an item: its stem and options, or the code editor with starter code. */
+export function widgetForItem(item: GeneratedItem, position: number, totalItems: number): Omit<Widget, 'widgetId'> {
+  const context = `Item ${position} of ${totalItems}`;
+  if (item.kind === 'code' && item.code) {
+    return { kind: 'code_editor', props: { prompt: item.stem, language: item.code.language, starterCode: item.code.starterCode } };
+  }
+  return { kind: 'multiple_choice', props: { prompt: item.stem, options: [...(item.options ?? [])], context } };
+}
+
+export function sectionTitle(blueprint: AssessmentBlueprint, sectionId: string): string {
+  return blueprint.sections.find((section) => section.id === sectionId)?.title ?? sectionId;
+}
+
+export function progressOf(
+  blueprint: AssessmentBlueprint,
+  config: AssessmentConfig,
+  items: StoredItem[],
+  responses: StoredResponse[],
+  ended: boolean,
+  createdAt: Date,
+): AssessmentProgress {
+  const answered = new Set(responses.map((response) => response.itemId));
+  const current = ended ? undefined : items.find((item) => !answered.has(item.id));
+  const deadline = config.deadline ?? new Date(createdAt.getTime() + config.timeLimitSeconds * 1000);
+  return {
+    blueprintId: blueprint.id,
+    answered: answered.size,
+    totalItems: blueprint.totalItems,
+    currentPosition: current?.position ?? null,
+    section: current ? sectionTitle(blueprint, current.item.sectionId) : null,
+    deadline: deadline.toISOString(),
+    timeLimitSeconds: config.timeLimitSeconds,
+  };
+}
+
+/** Puts the assessment's counts and progress into a session state built for the status. */
+export function withAssessment(state: SessionState, progress: AssessmentProgress): SessionState {
+  return { ...state, recalledCount: progress.answered, totalPoints: progress.totalItems, assessment: progress };
+}
+
+function answerOf(response: StoredResponse | undefined): string | null {
+  return response ? response.answerText : null;
+}
+
+export function buildResults(
+  blueprint: AssessmentBlueprint,
+  items: StoredItem[],
+  responses: StoredResponse[],
+  abilities: AbilityReport,
+): AssessmentResults {
+  const byItem = new Map(responses.map((response) => [response.itemId, response]));
+  const reviews: AssessmentItemReview[] = items.map(({ id, position, item }) => {
+    const response = byItem.get(id);
+    return {
+      position,
+      section: sectionTitle(blueprint, item.sectionId),
+      domain: item.domain,
+      skillId: item.skillId,
+      kind: item.kind,
+      stem: item.stem,
+      ...(item.options ? { options: [...item.options] } : {}),
+      learnerAnswer: answerOf(response),
+      correctAnswer: item.correctAnswer,
+      credit: response?.credit ?? 0,
+      timeSeconds: response ? Math.round(response.responseSeconds * 10) / 10 : null,
+      difficulty: Math.round(item.difficulty * 100) / 100,
+      ...(item.kind === 'code'
+        ? {
+            tests: {
+              passed: response?.testsPassed ?? 0,
+              total: response?.testsTotal ?? item.code?.tests.length ?? 0,
+              ...(response?.note ? { note: response.note } : {}),
+            },
+          }
+        : {}),
+    };
+  });
+  const score = responses.reduce((sum, response) => sum + response.credit, 0);
+  const maxScore = blueprint.totalItems;
+  const domains = abilities.domains.map((estimate) => {
+    const sections = blueprint.sections.filter((section) => section.domain === estimate.domain);
+    const domainItems = new Set(items.filter(({ item }) => item.domain === estimate.domain).map(({ id }) => id));
+    return {
+      ...estimate,
+      score: round(responses.filter((response) => domainItems.has(response.itemId)).reduce((sum, response) => sum + response.credit, 0)),
+      maxScore: sections.reduce((sum, section) => sum + section.itemCount, 0),
+    };
+  });
+  return {
+    blueprintId: blueprint.id,
+    title: blueprint.title,
+    score: round(score),
+    maxScore,
+    percent: maxScore > 0 ? Math.min(1, round(score / maxScore, 4)) : 0,
+    answered: responses.length,
+    overall: abilities.overall,
+    domains,
+    items: reviews,
+  };
+}
+
+function round(value: number, digits = 2): number {
+  const factor = 10 ** digits;
+  return Math.round(value * factor) / factor;
+}

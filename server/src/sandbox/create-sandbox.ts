@@ -1,0 +1,94 @@
+import { SandboxWorker, stoppedResult, type SandboxJob } from './sandbox-worker';
+import { SANDBOX_LANGUAGES, type RunRequest, type RunResult, type Sandbox, type SandboxLanguage, type SandboxOptions } from './types';
+
+const DEFAULT_TIMEOUT_MS = 3000;
+const DEFAULT_MEMORY_MB: Record<SandboxLanguage, number> = { python: 128, javascript: 32 };
+/** After the interrupt, how long a run may take to stop before its thread is terminated. */
+const GRACE_MS = 500;
+/** Pyodide boots in ~1.3 s on an idle machine; a loaded one can take ten times that. */
+const BOOT_TIMEOUT_MS = 60_000;
+const MAX_CODE_CHARS = 65_536;
+const MAX_TESTS = 100;
+const MAX_ARGS_JSON_CHARS = 65_536;
+const IDENTIFIER: Record<SandboxLanguage, RegExp> = {
+  python: /^[A-Za-z_][A-Za-z0-9_]*$/,
+  javascript: /^[A-Za-z_$][A-Za-z0-9_$]*$/,
+};
+
+/**
+ * A sandbox with one worker thread per language, started on first use (or by
+ * `warm()`): a pool of one Pyodide interpreter (~125 MB, so one per server) and
+ * one QuickJS thread. Runs of a language queue behind each other.
+ */
+export function createSandbox(options: SandboxOptions = {}): Sandbox {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const memoryMb = (language: SandboxLanguage) => options.memoryMb ?? DEFAULT_MEMORY_MB[language];
+  const workers: Record<SandboxLanguage, SandboxWorker> = {
+    python: new SandboxWorker({
+      name: 'python',
+      entry: new URL('./python-worker.mjs', import.meta.url),
+      timeoutMs,
+      graceMs: GRACE_MS,
+      memoryBytes: memoryMb('python') * 1024 * 1024,
+      // Pyodide's JavaScript side uses ~17 MB of V8 heap; the Python heap is WebAssembly memory, capped separately.
+      resourceLimits: { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 16 },
+      bootTimeoutMs: BOOT_TIMEOUT_MS,
+    }),
+    javascript: new SandboxWorker({
+      name: 'javascript',
+      entry: new URL('./javascript-worker.mjs', import.meta.url),
+      timeoutMs,
+      graceMs: GRACE_MS,
+      memoryBytes: memoryMb('javascript') * 1024 * 1024,
+      resourceLimits: { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 16 },
+      bootTimeoutMs: BOOT_TIMEOUT_MS,
+    }),
+  };
+
+  return {
+    run(request: RunRequest, signal?: AbortSignal): Promise<RunResult> {
+      const prepared = prepareJob(request);
+      if (!prepared.ok) return Promise.resolve(prepared.result);
+      return workers[request.language].run(prepared.job, signal);
+    },
+    async warm() {
+      await Promise.all(SANDBOX_LANGUAGES.map((language) => workers[language].warm()));
+    },
+    async close() {
+      await Promise.all(SANDBOX_LANGUAGES.map((language) => workers[language].close()));
+    },
+  };
+}
+
+type PreparedJob = { ok: true; job: SandboxJob } | { ok: false; result: RunResult };
+
+/** Checks a request before it reaches a worker; a bad request is the caller's bug (`internal`). */
+export function prepareJob(request: RunRequest): PreparedJob {
+  const tests = Array.isArray(request.tests) ? request.tests : [];
+  const refuse = (kind: 'internal' | 'forbidden', message: string): PreparedJob => ({
+    ok: false,
+    result: stoppedResult({ tests }, { kind, message }),
+  });
+  if (!SANDBOX_LANGUAGES.includes(request.language)) return refuse('internal', `unsupported language: ${String(request.language)}`);
+  if (typeof request.code !== 'string') return refuse('internal', 'code must be a string');
+  if (request.code.length > MAX_CODE_CHARS) return refuse('forbidden', `the code is too long (at most ${MAX_CODE_CHARS} characters)`);
+  if (!IDENTIFIER[request.language].test(request.functionName)) return refuse('internal', `invalid function name: ${JSON.stringify(request.functionName)}`);
+  if (tests.length === 0 || tests.length > MAX_TESTS) return refuse('internal', `a run needs 1 to ${MAX_TESTS} tests`);
+  const argsJson: string[] = [];
+  for (const [index, test] of tests.entries()) {
+    const encoded = encodeArgs(test.args);
+    if (encoded === undefined) return refuse('internal', `test ${index + 1}: args must be a JSON array of at most ${MAX_ARGS_JSON_CHARS} characters`);
+    argsJson.push(encoded);
+  }
+  return { ok: true, job: { code: request.code, functionName: request.functionName, tests, argsJson } };
+}
+
+function encodeArgs(args: unknown): string | undefined {
+  if (!Array.isArray(args)) return undefined;
+  try {
+    const encoded = JSON.stringify(args);
+    return encoded.length <= MAX_ARGS_JSON_CHARS ? encoded : undefined;
+  } catch {
+    return undefined; // cycles, BigInt
+  }
+}
