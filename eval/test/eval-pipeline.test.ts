@@ -65,9 +65,11 @@ describe('shipped suites against the offline tutor', () => {
     expect(io.err).toEqual([]);
     expect(outcome.exitCode).toBe(0);
     const run = RunResult.parse(JSON.parse(readFileSync(path.join(out, 'result.json'), 'utf8')));
-    expect(run.summary).toEqual({ cases: 8, passed: 8, failed: 0, notRun: 0 });
+    expect(run.summary).toEqual({ cases: 9, passed: 9, failed: 0, notRun: 0 });
     expect(run.metadata).toMatchObject({ label: 'baseline', serverUrl: server.url, server: 'external', tutor: 'offline', concurrency: 2 });
-    expect(run.metadata.suites.map((suite) => suite.file)).toEqual(['eval/suites/recall-basics.json', 'eval/suites/widgets.json']);
+    expect(run.metadata.suites.map((suite) => suite.file)).toEqual(['eval/suites/assessment-math.json', 'eval/suites/recall-basics.json', 'eval/suites/widgets.json']);
+    const assessment = run.cases.find((result) => result.suite === 'assessment-math-fundamentals')!;
+    expect(assessment.outcome).toMatchObject({ completed: true, endReason: 'all_answered', recalledCount: 20, totalPoints: 20 });
 
     const several = run.cases.find((result) => result.case === 'several points in one message')!;
     expect(several.outcome).toEqual({ learnerTurns: 2, completed: true, completedAtTurn: 2, endReason: 'all_recalled', recalledCount: 4, totalPoints: 4 });
@@ -89,7 +91,7 @@ describe('shipped suites against the offline tutor', () => {
 
     const markdown = readFileSync(path.join(out, 'report.md'), 'utf8');
     expect(markdown).toContain('# tutorloop evaluation: baseline');
-    expect(markdown).toContain('Result: 8 passed, 0 failed, 0 not run (8 cases).');
+    expect(markdown).toContain('Result: 9 passed, 0 failed, 0 not run (9 cases).');
     expect(markdown).toMatch(/\| recall-basics \| several points in one message \| ✅ passed \| 4\/4 \| 2 \| 2 \| \d+ ms \| \d+ ms \| 0 \| — \|/);
     expect(markdown).toMatch(/\| widgets \| policy learner answers every widget \| ✅ passed \| 3\/3 \| 9 \| 9 \| .+ \| 0 \| multiple_choice \|/);
     expect(markdown).toContain('### widgets › free text for a long point — ✅ passed');
@@ -197,7 +199,7 @@ describe('the command line', () => {
     expect(io.out[0]).toBe(markdown);
     expect(markdown).toContain('| result file | default/result.json | failing/result.json |');
     expect(markdown).toContain('| label | baseline | — |');
-    expect(markdown).toContain('| passed | 8/8 | 0/1 |');
+    expect(markdown).toContain('| passed | 9/9 | 0/1 |');
     expect(markdown).toMatch(/\| recall-basics › one point per message \| ✅ passed \| — \| only in A \| 4 \| — \| \d+ ms \| — \| 0 \| — \|/);
     expect(markdown).toMatch(/\| expected-failure › a vague answer cannot recall \| — \| ❌ failed \| only in B \| — \| not completed \|/);
   });

@@ -88,7 +88,9 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
   const tokens = createTokenService(resolveJwtSecret(config.jwtSecret, config.dataDir));
   const repository = new SqliteSessionRepository(database);
   const catalog = overrides.catalog ?? loadCatalog();
+  const assessments = new SqliteAssessmentRepository(database);
   const sandbox = createSandbox();
+
   const hub = new SessionHub({
     repository,
     provider,
@@ -96,11 +98,11 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
     ids: uuidGenerator,
     logger: logger as unknown as Logger,
     socketGraceMs: config.socketGraceMs,
-    assessment: { assessments: new SqliteAssessmentRepository(database), catalog, codeRunner: sandbox },
+    assessment: { assessments, catalog, codeRunner: sandbox },
   });
   const learners = new LearnerService(database);
   const recallSets = new RecallSetService(database);
-  const sessions = new SessionService(database, repository, recallSets);
+  const sessions = new SessionService(database, repository, recallSets, { repository: assessments, catalog });
 
   // Per-request logs only when debugging; errors always reach the log.
   const requestLogLevel = config.logLevel === 'debug' || config.logLevel === 'trace' || config.logLevel === 'silent' ? config.logLevel : 'warn';

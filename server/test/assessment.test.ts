@@ -175,6 +175,8 @@ describe('MATH-FUNDAMENTALS-L1 over the WebSocket', () => {
     expect(restored.payload).toEqual(widget.payload);
     const first = await answer(again, { selectedIndex: 0 }, restored.payload.widgetId);
     expect(first.state.assessment).toMatchObject({ answered: 1, currentPosition: 2 });
+    const list = await server.api<{ sessions: Array<{ id: string; type: string; recalledCount: number; totalPoints: number }> }>('GET', '/api/sessions', { token });
+    expect(list.body.sessions.find((row) => row.id === sessionId)).toMatchObject({ type: 'assessment', recalledCount: 1, totalPoints: 20 });
     // A second submit of the same item is processed once.
     start = again.events.length;
     again.send({ type: 'widget_response', payload: { widgetId: restored.payload.widgetId, response: { selectedIndex: 1 } } });

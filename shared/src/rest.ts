@@ -32,6 +32,10 @@ export type Learner = z.infer<typeof Learner>;
 export const AuthResponse = z.object({ token: z.string(), learner: Learner });
 export type AuthResponse = z.infer<typeof AuthResponse>;
 
+/** Response of `GET /api/me` and `PATCH /api/me`. */
+export const LearnerResponse = z.object({ learner: Learner });
+export type LearnerResponse = z.infer<typeof LearnerResponse>;
+
 /** Body of `PATCH /api/me`. */
 export const UpdateLearnerBody = z.object({
   desiredRetention: z.number().min(0.7).max(0.99),

@@ -3,6 +3,8 @@ import { and, desc, eq } from 'drizzle-orm';
 import type { SessionListItem } from '@tutorloop/shared';
 import { isDue } from '../core/scheduling/fsrs';
 import type { SessionRecord } from '../core/session/session-repository';
+import type { Catalog } from '../core/assessment';
+import type { AssessmentRepository } from '../core/assessment-session/assessment-repository';
 import type { Database } from '../db/database';
 import { sessionPoints, sessions } from '../db/schema';
 import { assessmentConfig } from '../db/assessment-store';
@@ -15,6 +17,7 @@ export class SessionService {
     private readonly database: Database,
     private readonly repository: SqliteSessionRepository,
     private readonly recallSets: RecallSetService,
+    private readonly assessments?: { repository: AssessmentRepository; catalog: Catalog },
   ) {}
 
   /**
@@ -89,7 +92,7 @@ export class SessionService {
   }
 
   toListItem(session: SessionRecord): SessionListItem {
-    const checklist = this.repository.getChecklist(session.id);
+    const progress = session.type === 'assessment' ? this.assessmentProgress(session.id) : this.recallProgress(session.id);
     return {
       id: session.id,
       type: session.type,
@@ -97,11 +100,24 @@ export class SessionService {
       mode: session.mode,
       title: session.title,
       recallSetId: session.recallSetId,
-      recalledCount: checklist.filter((entry) => entry.status === 'recalled').length,
-      totalPoints: checklist.length,
+      ...progress,
       createdAt: session.createdAt.toISOString(),
       endedAt: session.endedAt?.toISOString() ?? null,
     };
+  }
+
+  private recallProgress(sessionId: string): { recalledCount: number; totalPoints: number } {
+    const checklist = this.repository.getChecklist(sessionId);
+    return { recalledCount: checklist.filter((entry) => entry.status === 'recalled').length, totalPoints: checklist.length };
+  }
+
+  /** For an assessment the counts are items answered of the blueprint's items. */
+  private assessmentProgress(sessionId: string): { recalledCount: number; totalPoints: number } {
+    if (!this.assessments) return { recalledCount: 0, totalPoints: 0 };
+    const config = this.assessments.repository.getConfig(sessionId);
+    const answered = this.assessments.repository.listResponses(sessionId).length;
+    const total = (config && this.assessments.catalog.getAssessment(config.blueprintId)?.totalItems) ?? answered;
+    return { recalledCount: answered, totalPoints: total };
   }
 
   delete(learnerId: string, sessionId: string): void {

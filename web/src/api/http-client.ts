@@ -1,6 +1,7 @@
 import {
   ApiErrorBody,
-  Learner,
+  LearnerResponse,
+  type Learner,
   type AuthResponse,
   type BlueprintList,
   type CardList,
@@ -56,16 +57,10 @@ interface RequestOptions {
 
 export type HttpClient = ReturnType<typeof createHttpClient>;
 
-/**
- * `PATCH /api/me` answers `{ learner }` like `GET /api/me`; a bare `Learner` is accepted too,
- * so the client does not depend on which of the two shapes the server settles on.
- */
-const UpdateLearnerResponse = z.union([z.object({ learner: Learner }), Learner]);
-
+/** `PATCH /api/me` answers `{ learner }` (shared `LearnerResponse`), checked before use. */
 function learnerFrom(value: unknown): Learner | null {
-  const parsed = UpdateLearnerResponse.safeParse(value);
-  if (!parsed.success) return null;
-  return 'learner' in parsed.data ? parsed.data.learner : parsed.data;
+  const parsed = LearnerResponse.safeParse(value);
+  return parsed.success ? parsed.data.learner : null;
 }
 
 /** A typed wrapper around the REST API (SPEC §6). Never throws: every call returns a result. */
