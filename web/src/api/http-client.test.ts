@@ -97,9 +97,9 @@ describe('http client', () => {
     });
   });
 
-  it('saves settings with PATCH /api/me and reads the learner from either answer shape', async () => {
+  it('saves settings with PATCH /api/me and reads the learner from its { learner } answer', async () => {
     const learner = { id: 'l1', username: 'ada', createdAt: '2025-01-01T00:00:00.000Z', desiredRetention: 0.85 };
-    const responses = [json(200, { learner }), json(200, learner), json(200, { ok: true })];
+    const responses = [json(200, { learner }), json(200, { learner }), json(200, learner)];
     const { fetch, calls } = fakeFetch(() => responses.shift() ?? json(200, {}));
     const http = createHttpClient({ getToken: () => 'tok', fetch });
     expect(await http.updateMe({ desiredRetention: 0.85 })).toEqual({ ok: true, value: learner });
