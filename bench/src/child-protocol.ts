@@ -1,0 +1,64 @@
+/**
+ * The IPC contract between the bench (parent) and a server child (`server-child.ts`).
+ * The child runs one server — tutorloop itself or the bare echo + insert baseline — so its
+ * memory and CPU are its own, and answers requests by id. Nothing here does I/O.
+ */
+import { z } from 'zod';
+import { latencyProfileNames, type TurnTiming } from './fake-tutor-provider';
+
+export const serverKinds = ['tutorloop', 'echo'] as const;
+export type ServerKind = (typeof serverKinds)[number];
+
+/** What the child is started with (JSON in argv[2]). */
+export const ChildOptions = z.object({
+  kind: z.enum(serverKinds),
+  dataDirectory: z.string().min(1),
+  latency: z.enum(latencyProfileNames),
+});
+export type ChildOptions = z.infer<typeof ChildOptions>;
+
+/** Requests the parent sends; each gets one reply with the same id. */
+export const ChildRequest = z.discriminatedUnion('type', [
+  z.object({ id: z.number(), type: z.literal('clock') }),
+  z.object({ id: z.number(), type: z.literal('stats'), reset: z.boolean(), collectGarbage: z.boolean().optional() }),
+  z.object({ id: z.number(), type: z.literal('latency'), profile: z.enum(latencyProfileNames) }),
+  z.object({ id: z.number(), type: z.literal('timings') }),
+  z.object({ id: z.number(), type: z.literal('profile_start') }),
+  z.object({ id: z.number(), type: z.literal('profile_stop'), file: z.string() }),
+  z.object({ id: z.number(), type: z.literal('stop') }),
+]);
+export type ChildRequest = z.infer<typeof ChildRequest>;
+export type ChildRequestType = ChildRequest['type'];
+
+/** Resource use of the child, as it sees itself. */
+export interface ChildStats {
+  rssBytes: number;
+  /** True when a full GC ran just before (`collectGarbage`, the child has --expose-gc). */
+  afterGarbageCollection: boolean;
+  /** Peak RSS since start (VmHWM), when /proc is available. */
+  peakRssBytes: number | null;
+  heapUsedBytes: number;
+  externalBytes: number;
+  /** Cumulative CPU time of the process. */
+  cpuMs: number;
+  /** Event-loop delay since the last reset (monitorEventLoopDelay), milliseconds. */
+  eventLoopDelay: { p50: number; p99: number; max: number };
+}
+
+export interface ChildReplies {
+  clock: { now: number };
+  stats: ChildStats;
+  latency: null;
+  timings: TurnTiming[];
+  profile_start: null;
+  profile_stop: { file: string };
+  stop: null;
+}
+
+export type ChildReply = { id: number; ok: true; value: unknown } | { id: number; ok: false; error: string };
+
+/** The first message of a child: where it listens. */
+export interface ChildReady {
+  type: 'ready';
+  url: string;
+}

@@ -1,0 +1,87 @@
+/** Command-line flags of `pnpm bench` (see bench/README.md). */
+import { parseArgs } from 'node:util';
+
+export const benchParts = ['web', 'tokens', 'overhead', 'connections'] as const;
+export type BenchPart = (typeof benchParts)[number];
+
+export interface BenchOptions {
+  sessions: number;
+  turns: number;
+  realisticTurns: number;
+  connections: number;
+  thinkMs: number;
+  warmupSessions: number;
+  profile: boolean;
+  parts: Set<BenchPart>;
+  outputDirectory: string;
+  seed: number;
+}
+
+export const usage = `Usage: pnpm bench [options]
+
+  --sessions <n>         active sessions in the overhead runs (default 200)
+  --turns <n>            learner turns per session with the zero-latency fake (default 10)
+  --realistic-turns <n>  learner turns per session with the realistic fake (default 10, ≥1.2 s each)
+  --connections <n>      WebSocket connections to open and hold (default 1000)
+  --think-ms <n>         learner think time between turns (default 0: closed loop)
+  --only <parts>         comma-separated subset of: ${benchParts.join(', ')}
+  --profile              CPU-profile the server during the overhead runs (reports/profiles/)
+  --out <dir>            where bench.md / bench.json go (default reports)
+  --seed <n>             seed of the start staggering (default 1)
+  -h, --help             this text
+
+Bigger runs: pnpm bench --sessions 500 --turns 40 --realistic-turns 30 --connections 5000`;
+
+function positiveInteger(name: string, value: string | undefined, fallback: number, minimum = 1): number {
+  if (value === undefined) return fallback;
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < minimum) throw new Error(`--${name} must be an integer ≥ ${minimum} (got ${JSON.stringify(value)})`);
+  return parsed;
+}
+
+export type OptionsResult = { ok: true; value: BenchOptions } | { ok: false; error: string } | { ok: 'help' };
+
+export function parseOptions(argv: string[]): OptionsResult {
+  try {
+    const { values } = parseArgs({
+      args: argv,
+      options: {
+        sessions: { type: 'string' },
+        turns: { type: 'string' },
+        'realistic-turns': { type: 'string' },
+        connections: { type: 'string' },
+        'think-ms': { type: 'string' },
+        only: { type: 'string' },
+        profile: { type: 'boolean', default: false },
+        out: { type: 'string' },
+        seed: { type: 'string' },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+      strict: true,
+    });
+    if (values.help) return { ok: 'help' };
+    const parts = new Set<BenchPart>();
+    for (const part of (values.only ?? benchParts.join(',')).split(',').map((name) => name.trim()).filter(Boolean)) {
+      if (!(benchParts as readonly string[]).includes(part)) throw new Error(`--only: unknown part ${JSON.stringify(part)} (parts: ${benchParts.join(', ')})`);
+      parts.add(part as BenchPart);
+    }
+    const sessions = positiveInteger('sessions', values.sessions, 200);
+    return {
+      ok: true,
+      value: {
+        sessions,
+        turns: positiveInteger('turns', values.turns, 10),
+        realisticTurns: positiveInteger('realistic-turns', values['realistic-turns'], 10),
+        connections: positiveInteger('connections', values.connections, 1000),
+        thinkMs: positiveInteger('think-ms', values['think-ms'], 0, 0),
+        warmupSessions: Math.min(20, sessions),
+        profile: values.profile ?? false,
+        parts,
+        outputDirectory: values.out ?? 'reports',
+        seed: positiveInteger('seed', values.seed, 1, 0),
+      },
+    };
+  } catch (error) {
+    return { ok: false, error: error instanceof Error ? error.message : String(error) };
+  }
+}
