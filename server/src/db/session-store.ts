@@ -1,5 +1,5 @@
 /** The SQLite adapter of the session engine's repository port. */
-import { and, asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { WidgetAnswer, WidgetKind } from '@tutorloop/shared';
 import type { CardRecord } from '../core/scheduling/fsrs';
 import type {
@@ -84,28 +84,16 @@ function toAction(row: ActionRow): PendingActionRecord {
   };
 }
 
-export class SqliteSessionRepository implements SessionRepository {
-  constructor(private readonly database: Database) {}
-
-  transaction<T>(work: () => T): T {
-    return this.database.$client.transaction(work)();
-  }
-
-  getSession(sessionId: string): SessionRecord | null {
-    const row = this.database.select().from(sessions).where(eq(sessions.id, sessionId)).get();
-    return row ? toSessionRecord(row) : null;
-  }
-
-  updateSession(sessionId: string, changes: SessionChanges, now: Date): void {
-    this.database
-      .update(sessions)
-      .set({ ...changes, updatedAt: now })
-      .where(eq(sessions.id, sessionId))
-      .run();
-  }
-
-  getChecklist(sessionId: string): ChecklistEntry[] {
-    return this.database
+/**
+ * The queries a turn runs several times, prepared once: building a drizzle query and
+ * compiling its statement cost more CPU per turn than running it (measured by `pnpm bench`).
+ */
+function prepareQueries(database: Database) {
+  const id = sql.placeholder('id');
+  const sessionId = sql.placeholder('sessionId');
+  return {
+    session: database.select().from(sessions).where(eq(sessions.id, id)).prepare(),
+    checklist: database
       .select({
         pointId: sessionPoints.pointId,
         content: recallPoints.content,
@@ -120,8 +108,54 @@ export class SqliteSessionRepository implements SessionRepository {
       .innerJoin(recallPoints, eq(recallPoints.id, sessionPoints.pointId))
       .where(eq(sessionPoints.sessionId, sessionId))
       .orderBy(asc(sessionPoints.position))
-      .all()
-      .map((row) => ({ ...row, status: row.status as ChecklistEntry['status'] }));
+      .prepare(),
+    messages: database.select().from(messages).where(eq(messages.sessionId, sessionId)).orderBy(asc(messages.seq)).prepare(),
+    messageByClientId: database
+      .select()
+      .from(messages)
+      .where(and(eq(messages.sessionId, sessionId), eq(messages.clientMessageId, sql.placeholder('clientMessageId'))))
+      .prepare(),
+    pendingAction: database
+      .select()
+      .from(pendingActions)
+      .where(and(eq(pendingActions.sessionId, sessionId), eq(pendingActions.status, 'pending')))
+      .prepare(),
+    card: database
+      .select()
+      .from(cards)
+      .where(and(eq(cards.learnerId, sql.placeholder('learnerId')), eq(cards.pointId, sql.placeholder('pointId'))))
+      .prepare(),
+    retention: database.select({ value: learners.desiredRetention }).from(learners).where(eq(learners.id, id)).prepare(),
+    nextSeq: database.$client.prepare('SELECT COALESCE(MAX(seq), 0) + 1 AS seq FROM messages WHERE session_id = ?'),
+  };
+}
+
+export class SqliteSessionRepository implements SessionRepository {
+  private readonly queries: ReturnType<typeof prepareQueries>;
+
+  constructor(private readonly database: Database) {
+    this.queries = prepareQueries(database);
+  }
+
+  transaction<T>(work: () => T): T {
+    return this.database.$client.transaction(work)();
+  }
+
+  getSession(sessionId: string): SessionRecord | null {
+    const row = this.queries.session.get({ id: sessionId });
+    return row ? toSessionRecord(row) : null;
+  }
+
+  updateSession(sessionId: string, changes: SessionChanges, now: Date): void {
+    this.database
+      .update(sessions)
+      .set({ ...changes, updatedAt: now })
+      .where(eq(sessions.id, sessionId))
+      .run();
+  }
+
+  getChecklist(sessionId: string): ChecklistEntry[] {
+    return this.queries.checklist.all({ sessionId }).map((row) => ({ ...row, status: row.status as ChecklistEntry['status'] }));
   }
 
   markRecalled(sessionId: string, pointId: string, details: { confidence: number; observation: string; turn: number; at: Date }): void {
@@ -139,21 +173,16 @@ export class SqliteSessionRepository implements SessionRepository {
   }
 
   listMessages(sessionId: string): StoredMessage[] {
-    return this.database.select().from(messages).where(eq(messages.sessionId, sessionId)).orderBy(asc(messages.seq)).all().map(toMessage);
+    return this.queries.messages.all({ sessionId }).map(toMessage);
   }
 
   findMessageByClientId(sessionId: string, clientMessageId: string): StoredMessage | null {
-    const row = this.database
-      .select()
-      .from(messages)
-      .where(and(eq(messages.sessionId, sessionId), eq(messages.clientMessageId, clientMessageId)))
-      .get();
+    const row = this.queries.messageByClientId.get({ sessionId, clientMessageId });
     return row ? toMessage(row) : null;
   }
 
   appendMessage(message: Omit<StoredMessage, 'seq' | 'answeredAt'>): StoredMessage {
-    const statement = this.database.$client.prepare('SELECT COALESCE(MAX(seq), 0) + 1 AS seq FROM messages WHERE session_id = ?');
-    const { seq } = statement.get(message.sessionId) as { seq: number };
+    const { seq } = this.queries.nextSeq.get(message.sessionId) as { seq: number };
     const row = this.database
       .insert(messages)
       .values({
@@ -178,11 +207,7 @@ export class SqliteSessionRepository implements SessionRepository {
   }
 
   getPendingAction(sessionId: string): PendingActionRecord | null {
-    const row = this.database
-      .select()
-      .from(pendingActions)
-      .where(and(eq(pendingActions.sessionId, sessionId), eq(pendingActions.status, 'pending')))
-      .get();
+    const row = this.queries.pendingAction.get({ sessionId });
     return row ? toAction(row) : null;
   }
 
@@ -205,11 +230,7 @@ export class SqliteSessionRepository implements SessionRepository {
   }
 
   getCard(learnerId: string, pointId: string): StoredCard | null {
-    const row = this.database
-      .select()
-      .from(cards)
-      .where(and(eq(cards.learnerId, learnerId), eq(cards.pointId, pointId)))
-      .get();
+    const row = this.queries.card.get({ learnerId, pointId });
     return row ? toCardRecord(row) : null;
   }
 
@@ -256,7 +277,7 @@ export class SqliteSessionRepository implements SessionRepository {
   }
 
   getDesiredRetention(learnerId: string): number {
-    const row = this.database.select({ value: learners.desiredRetention }).from(learners).where(eq(learners.id, learnerId)).get();
+    const row = this.queries.retention.get({ id: learnerId });
     return row?.value ?? 0.9;
   }
 

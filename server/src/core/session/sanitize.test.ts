@@ -27,11 +27,13 @@ describe('LeakGuard', () => {
     return pieces.map((piece) => guard.push(piece)).join('') + guard.finish();
   }
 
-  it('forwards clean text at once, holding back only a word still being written', () => {
+  it('forwards clean text at once, holding back only a word that could still become a leak', () => {
     const guard = new LeakGuard();
-    expect(guard.push('Nice work! What do you ')).toBe('Nice work! What do you ');
-    expect(guard.push('remember about photo')).toBe('remember about ');
-    expect(stream(guard, ['synthesis?'])).toBe('photosynthesis?');
+    expect(guard.push('Nice')).toBe('Nice');
+    expect(guard.push(' work! What do you ')).toBe(' work! What do you ');
+    expect(guard.push('remember about photo')).toBe('remember about photo');
+    expect(guard.push('synthesis? Ev')).toBe('synthesis? ');
+    expect(stream(guard, ['ery bit.'])).toBe('Every bit.');
     expect(guard.leaked).toBe(false);
   });
 

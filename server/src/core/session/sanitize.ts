@@ -86,7 +86,7 @@ export class LeakGuard {
       this.leakFound = leaks;
       return '';
     }
-    return this.release(safeLength(this.text));
+    return this.release(safeLength(this.text, this.pointIds));
   }
 
   /** The stream ended: returns the held-back rest if the text is clean. */
@@ -103,13 +103,26 @@ export class LeakGuard {
   }
 }
 
+/** Single words a leak can begin with, as written in full. */
+const leakWords = ['evaluator', 'evaluation', 'the', 'confidence', 'score', 'scored', 'scores', 'recall', 'unchecked', 'pending', 'feedback', 'system', 'internal', 'hidden'];
+
+/** True when `word`, still being written, could turn into the start of a leak. */
+function couldStartLeak(word: string, pointIds: readonly string[]): boolean {
+  const lower = word.toLowerCase().replace(/^[^a-z0-9]+/, '');
+  if (lower.length === 0) return false;
+  // An id (a UUID or any point id) may be streamed in pieces.
+  if (/^[0-9a-f-]+$/.test(lower) || pointIds.some((id) => id.toLowerCase().startsWith(lower))) return true;
+  return leakWords.some((leak) => leak.startsWith(lower) || lower.startsWith(leak));
+}
+
 /** Length of the prefix of `text` that cannot be part of a leak still being written. */
-function safeLength(text: string): number {
+function safeLength(text: string, pointIds: readonly string[] = []): number {
   const words = [...text.matchAll(/\S+/g)].slice(-lookBackWords);
   let safe = text.length;
   const last = words.at(-1);
-  // A word with nothing after it yet may still grow into an id or "evaluator".
-  if (last && last.index + last[0].length === text.length) safe = last.index;
+  // A word with nothing after it yet may still grow into a leak ("evaluator", an id, "the"):
+  // it waits only if it could.
+  if (last && last.index + last[0].length === text.length && couldStartLeak(last[0], pointIds)) safe = last.index;
   for (const [position, word] of words.entries()) {
     if (word.index >= safe) break;
     const wordsSoFar = words.length - position;
