@@ -26,18 +26,26 @@ async function freePort(): Promise<number> {
 
 // Evaluated once in the runner; workers inherit the environment it sets.
 process.env.E2E_PORT ??= String(await freePort());
-process.env.E2E_DATA_DIR ??= mkdtempSync(path.join(tmpdir(), 'tutorloop-e2e-'));
+if (!process.env.E2E_DATA_DIR) {
+  process.env.E2E_DATA_DIR = mkdtempSync(path.join(tmpdir(), 'tutorloop-e2e-'));
+  // Ours to delete after the run (global-teardown.ts); a folder passed in is left alone.
+  process.env.E2E_DATA_DIR_TEMPORARY = '1';
+}
 const baseURL = `http://127.0.0.1:${process.env.E2E_PORT}`;
 
 export default defineConfig({
   testDir: './tests',
-  outputDir: path.join(root, 'reports', 'e2e-artifacts'),
+  globalTeardown: './global-teardown.ts',
+  // Screenshots and traces of failed tests (gitignored); `npx playwright show-trace <zip>`.
+  outputDir: path.join(here, 'test-results'),
   timeout: 90_000,
   expect: { timeout: 10_000 },
   workers: 1,
   retries: 0,
   forbidOnly: true,
-  reporter: [['list'], ['json']],
+  // `scripts/test.mjs` sets PLAYWRIGHT_JSON_OUTPUT_NAME and reads the counts from that file;
+  // without it the JSON report would go to stdout, so it is only added when asked for.
+  reporter: process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ? [['list'], ['json']] : [['list']],
   use: {
     baseURL,
     trace: 'retain-on-failure',

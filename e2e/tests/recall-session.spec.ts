@@ -3,7 +3,10 @@
  * set of three points, recall them in chat, see the completion screen; a reload mid-session
  * restores the conversation.
  */
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
+import { signUp } from './support/auth';
+import { createSet } from './support/recall-sets';
+import { say } from './support/session';
 
 const points = [
   'Paris is the capital of France',
@@ -11,44 +14,10 @@ const points = [
   'The Pacific is the largest ocean on Earth',
 ];
 
-async function signUp(page: Page, username: string) {
-  await page.goto('/');
-  await page.getByRole('button', { name: 'Create an account' }).click();
-  await page.getByLabel('Username').fill(username);
-  await page.getByLabel('Password').fill('a long enough password');
-  await page.getByRole('button', { name: 'Sign up', exact: true }).click();
-  await expect(page.getByTestId('username')).toHaveText(username);
-}
-
-async function createSet(page: Page, name: string) {
-  await page.getByRole('button', { name: 'New recall set' }).or(page.getByRole('link', { name: 'New recall set' })).first().click();
-  await page.getByLabel('Name', { exact: true }).fill(name);
-  for (const [index, content] of points.entries()) {
-    if (index > 0 || (await page.getByTestId('point-row').count()) === 0) {
-      await page.getByRole('button', { name: 'Add point' }).click();
-    }
-    await page.getByRole('textbox', { name: 'Point', exact: true }).nth(index).fill(content);
-  }
-  await page.getByRole('button', { name: 'Save' }).click();
-  const row = page.getByTestId('recall-set').filter({ hasText: name });
-  await expect(row.getByTestId('point-count')).toHaveText('3 points');
-  await expect(row.getByTestId('due-count')).toContainText('3 due');
-  return row;
-}
-
-async function say(page: Page, message: string) {
-  const before = await page.getByTestId('tutor-message').count();
-  await page.getByRole('textbox', { name: 'Message' }).fill(message);
-  // Send is disabled while the tutor replies; click() waits for it.
-  await page.getByRole('button', { name: 'Send' }).click();
-  await expect(page.getByTestId('learner-message').filter({ hasText: message })).toBeVisible();
-  await expect(page.getByTestId('tutor-message')).toHaveCount(before + 1);
-}
-
 test('a new learner recalls a three-point set to completion with the offline tutor', async ({ page }) => {
-  await signUp(page, `e2e_${Date.now()}`);
+  await signUp(page);
   await expect(page.getByTestId('offline-badge')).toBeVisible();
-  const row = await createSet(page, 'Geography basics');
+  const row = await createSet(page, 'Geography basics', points);
   await row.getByRole('button', { name: 'Start session' }).click();
 
   // The tutor opens; progress shows counts only, never point contents.

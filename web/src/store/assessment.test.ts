@@ -83,6 +83,11 @@ describe('splitDomain', () => {
 });
 
 describe('assessmentResultsView', () => {
+  it('counts answered items against the whole assessment when it ended early', () => {
+    const early = { ...assessmentResults, maxScore: 20, answered: 2 };
+    expect(assessmentResultsView(early).answeredLabel).toBe('2 of 20 items answered');
+  });
+
   it('words the score, the domains and every item, items by position', () => {
     expect(assessmentResultsView(assessmentResults)).toEqual({
       title: 'Math fundamentals',

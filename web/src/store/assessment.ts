@@ -178,7 +178,9 @@ function toItemView(item: AssessmentItemReview): ItemReviewView {
 
 /** Everything the results screen shows, worded and in order (items by position). */
 export function assessmentResultsView(results: AssessmentResults): AssessmentResultsView {
-  const total = results.items.length > 0 ? results.items.length : results.maxScore;
+  // Each item is worth one point, so the maximum score is the assessment's item count —
+  // not the items shown, which are fewer when the session ended early.
+  const total = results.maxScore;
   return {
     title: results.title,
     scoreLabel: `${formatScore(results.score)} / ${formatScore(results.maxScore)} — ${formatPercent(results.percent)}`,
