@@ -34,5 +34,7 @@ export const CloseCodes = {
   notFound: 4404,
   /** The server is shutting down; reconnect later. */
   goingAway: 1001,
+  /** The server could not open the session (a fault on its side, logged). */
+  internalError: 1011,
 } as const;
 export type CloseCode = (typeof CloseCodes)[keyof typeof CloseCodes];

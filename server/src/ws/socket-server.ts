@@ -103,7 +103,15 @@ export class SocketServer {
       hub.release(sessionId);
     });
     // A deleted session takes its sockets with it: they close as if it never existed.
-    room.attach(send, () => ws.close(CloseCodes.notFound, 'Session deleted'));
+    try {
+      room.attach(send, () => ws.close(CloseCodes.notFound, 'Session deleted'));
+    } catch (error) {
+      // A session the server can no longer open (e.g. its assessment blueprint was removed).
+      logger.error({ err: error, sessionId }, 'could not open the session');
+      room.detach(send);
+      hub.release(sessionId);
+      return ws.close(CloseCodes.internalError, 'This session cannot be opened');
+    }
     for (const frame of early) handleSocketMessage(frame.data, frame.isBinary);
   }
 

@@ -256,7 +256,15 @@ export class AssessmentRoom extends RoomBase {
       ...('selectedIndex' in response ? { selectedIndex: response.selectedIndex } : {}),
       ...('code' in response ? { code: response.code } : {}),
     };
-    const scored = await this.tools.call(this.tools.evaluate, this.context(), input);
+    const signal = this.freshSignal();
+    let scored;
+    try {
+      scored = await this.tools.call(this.tools.evaluate, this.context(), { ...input, signal });
+    } catch (error) {
+      // Ending the session stops a code run; the answer is then not scored, and that is all.
+      if (signal.aborted) return;
+      throw error;
+    }
     const now = clock.now();
     const answer: StoredResponse = {
       itemId: stored.id,
@@ -301,7 +309,7 @@ export class AssessmentRoom extends RoomBase {
     const task = item.code;
     const run = await this.deps.codeRunner.run(
       { language: task.language, code: input.code ?? '', functionName: task.functionName, tests: task.tests },
-      this.freshSignal(),
+      input.signal,
     );
     return {
       credit: creditFromTests(run.passed, run.total, task.partialCredit),

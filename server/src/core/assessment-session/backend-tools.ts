@@ -56,6 +56,8 @@ export interface EvaluateInput {
   answerText: string;
   selectedIndex?: number;
   code?: string;
+  /** Cancels a code run (the session ended meanwhile). */
+  signal?: AbortSignal;
 }
 
 export interface EvaluateResult {
