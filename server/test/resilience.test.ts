@@ -1,15 +1,13 @@
 /** SPEC §8: LLM failures, dropped sockets and a killed server lose nothing. */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AuthResponse, RecallSetDetail } from '@tutorloop/shared';
 import { createScriptedProvider } from './helpers/scripted-provider';
+import { startServerProcess } from './helpers/server-process';
 import { SocketClient, startTestServer, type TestServer } from './helpers/test-server';
 
-const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 let cleanup: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
   for (const step of cleanup.reverse()) await step();
@@ -89,29 +87,6 @@ describe('a dropped socket', () => {
 });
 
 describe('a killed server', () => {
-  function startProcess(dataDir: string): Promise<{ child: ChildProcess; url: string }> {
-    return new Promise((resolve, reject) => {
-      // node itself runs the server (tsx as a loader), so SIGKILL hits the server process, not a wrapper.
-      const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-        cwd: serverDir,
-        env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LLM_PROVIDER: 'offline', ANTHROPIC_API_KEY: '', LOG_LEVEL: 'warn', WEB_DIST: '' },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let output = '';
-      const timer = setTimeout(() => reject(new Error(`server did not start: ${output}`)), 20_000);
-      child.stdout!.on('data', (chunk: Buffer) => {
-        output += chunk.toString();
-        const match = /running at (http:\/\/[^\s]+)/.exec(output);
-        if (match) {
-          clearTimeout(timer);
-          resolve({ child, url: match[1]! });
-        }
-      });
-      child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-      child.on('exit', (code) => reject(new Error(`server exited with ${code}: ${output}`)));
-    });
-  }
-
   async function post<T>(url: string, route: string, body: unknown, token?: string): Promise<T> {
     const response = await fetch(`${url}${route}`, {
       method: 'POST',
@@ -124,7 +99,7 @@ describe('a killed server', () => {
   it('loses no committed message after SIGKILL mid-session and resumes with its history', async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'tutorloop-restart-'));
     cleanup.push(() => rmSync(dataDir, { recursive: true, force: true }));
-    const first = await startProcess(dataDir);
+    const first = await startServerProcess(dataDir);
     cleanup.push(() => void first.child.kill('SIGKILL'));
     const { token } = await post<AuthResponse>(first.url, '/api/auth/register', { username: 'restart_user', password: 'survives a crash' });
     const set = await post<RecallSetDetail>(first.url, '/api/recall-sets', { name: 'Cells', points: [{ content: 'Mitochondria produce ATP' }, { content: 'Ribosomes synthesize proteins' }] }, token);
@@ -143,7 +118,7 @@ describe('a killed server', () => {
     first.child.kill('SIGKILL');
     await client.waitForClose();
 
-    const second = await startProcess(dataDir);
+    const second = await startServerProcess(dataDir);
     cleanup.push(() => void second.child.kill('SIGKILL'));
     const again = await SocketClient.open(wsUrl(second.url));
     const state = await again.waitFor('state_update');

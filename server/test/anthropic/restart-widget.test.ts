@@ -4,55 +4,23 @@
  * widget on reconnect, takes the answer, and the next model call is rebuilt from the
  * database alone — the fake Messages API receives the earlier tool_use and tool_result.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AuthResponse, RecallSetDetail } from '@tutorloop/shared';
 import { fakeReplies, startFakeAnthropic, type FakeAnthropic } from '../helpers/fake-anthropic';
+import { startServerProcess } from '../helpers/server-process';
 import { SocketClient } from '../helpers/test-server';
 
-const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const cleanup: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
   while (cleanup.length) await cleanup.pop()!();
 });
 
-function startProcess(dataDir: string, fake: FakeAnthropic): Promise<{ child: ChildProcess; url: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-      cwd: serverDir,
-      env: {
-        ...process.env,
-        PORT: '0',
-        HOST: '127.0.0.1',
-        DATA_DIR: dataDir,
-        LLM_PROVIDER: 'anthropic',
-        ANTHROPIC_API_KEY: 'test-key',
-        ANTHROPIC_BASE_URL: fake.url,
-        LOG_LEVEL: 'warn',
-        WEB_DIST: '',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    const timer = setTimeout(() => reject(new Error(`server did not start: ${output}`)), 20_000);
-    child.stdout!.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /running at (http:\/\/[^\s]+)/.exec(output);
-      if (match) {
-        clearTimeout(timer);
-        resolve({ child, url: match[1]! });
-      }
-    });
-    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`server exited with ${code}: ${output}`));
-    });
-  });
+/** The server as its own process, on the anthropic provider pointed at the fake. */
+function startProcess(dataDir: string, fake: FakeAnthropic) {
+  return startServerProcess(dataDir, { LLM_PROVIDER: 'anthropic', ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: fake.url });
 }
 
 async function post<T>(url: string, route: string, body: unknown, token?: string): Promise<T> {

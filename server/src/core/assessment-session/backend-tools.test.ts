@@ -37,7 +37,7 @@ function registry(item: GeneratedItem): BackendToolRegistry {
 
 describe('backend tool registry', () => {
   it('holds the three tools of SPEC §4.2 under their names', () => {
-    expect(registry(choiceItem).all.map((tool) => tool.name)).toEqual([backendToolNames.nextItem, backendToolNames.evaluate, backendToolNames.complete]);
+    expect(registry(choiceItem).names).toEqual([backendToolNames.nextItem, backendToolNames.evaluate, backendToolNames.complete]);
     expect(Object.values(backendToolNames)).toEqual(['get_next_item', 'evaluate_response', 'complete_session']);
   });
 

@@ -115,8 +115,9 @@ export class BackendToolRegistry {
     };
   }
 
-  get all(): ReadonlyArray<BackendTool<never, unknown>> {
-    return [this.nextItem, this.evaluate, this.complete] as unknown as ReadonlyArray<BackendTool<never, unknown>>;
+  /** The tools' names, in registry order. */
+  get names(): string[] {
+    return [this.nextItem.name, this.evaluate.name, this.complete.name];
   }
 
   /** Runs a tool and returns its result with the filtered view. */
