@@ -199,6 +199,7 @@ describe('the time limit', () => {
     let widget = await client.waitFor('widget');
     const state = client.events.filter((event) => event.type === 'state_update').at(-1)!.payload.state;
     expect(state.assessment!.deadline).toBe(new Date(now + 30 * 60_000).toISOString());
+    expect(state.assessment!.remainingSeconds).toBe(1800);
     let correct = 0;
     for (let position = 1; position <= 3; position += 1) {
       now += 60_000;

@@ -38,6 +38,11 @@ export const AssessmentProgress = z.object({
   section: z.string().nullable(),
   /** When the server ends the assessment (ISO). */
   deadline: z.string(),
+  /**
+   * Seconds left when the server sent this state, by the server's clock: a client counts down
+   * from it, so a wrong clock on the learner's machine does not shift the time shown.
+   */
+  remainingSeconds: z.number().min(0),
   timeLimitSeconds: z.number().int().min(1),
 });
 export type AssessmentProgress = z.infer<typeof AssessmentProgress>;

@@ -1,7 +1,7 @@
 import type { AssessmentProgress } from '@tutorloop/shared';
-import { useEffect, useRef } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import { useNow } from '../hooks/use-now';
-import { assessmentItemLabel, countdownMilestone, formatCountdown, remainingMs } from '../store/assessment';
+import { assessmentItemLabel, countdownMilestone, formatCountdown, localDeadline, remainingMs } from '../store/assessment';
 
 export interface AssessmentBarProps {
   progress: AssessmentProgress;
@@ -30,13 +30,16 @@ export function AssessmentBar({ progress, finished, onTimeUp }: AssessmentBarPro
           <span data-testid="assessment-section">{progress.section}</span>
         </span>
       ) : null}
-      <Countdown deadline={progress.deadline} finished={finished} onTimeUp={onTimeUp} />
+      <Countdown progress={progress} finished={finished} onTimeUp={onTimeUp} />
     </div>
   );
 }
 
-function Countdown({ deadline, finished, onTimeUp }: { deadline: string; finished: boolean; onTimeUp?: () => void }) {
+function Countdown({ progress, finished, onTimeUp }: { progress: AssessmentProgress; finished: boolean; onTimeUp?: () => void }) {
   const now = useNow(1000, !finished);
+  // Counted from the server's "seconds left" as each state arrives, not from the deadline and
+  // this machine's clock, which may be off.
+  const deadline = useMemo(() => localDeadline(progress, new Date()), [progress]);
   const remaining = remainingMs(deadline, now);
   const timeUp = remaining !== null && remaining <= 0;
   const warn = remaining !== null && remaining <= 60_000;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { assessmentResults } from '../test-support/fixtures';
 import {
+  localDeadline,
   assessmentItemLabel,
   assessmentResultsView,
   countdownMilestone,
@@ -54,6 +55,12 @@ describe('assessmentItemLabel', () => {
     expect(assessmentItemLabel({ currentPosition: 3, answered: 2, totalItems: 20 })).toBe('Item 3 of 20');
     expect(assessmentItemLabel({ currentPosition: null, answered: 5, totalItems: 20 })).toBe('5 of 20 answered');
     expect(assessmentItemLabel({ currentPosition: null, answered: 20, totalItems: 20 })).toBe('All 20 items answered');
+  });
+});
+
+describe('localDeadline', () => {
+  it('counts down from the seconds the server said were left, whatever this clock says', () => {
+    expect(localDeadline({ remainingSeconds: 90 }, new Date('2025-01-01T10:00:00.000Z'))).toBe('2025-01-01T10:01:30.000Z');
   });
 });
 

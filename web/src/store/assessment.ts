@@ -10,6 +10,11 @@ export function remainingMs(deadline: string, now: Date): number | null {
   return Number.isNaN(time) ? null : time - now.getTime();
 }
 
+/** The deadline on this machine's clock: `received` plus the seconds the server said were left. */
+export function localDeadline(progress: Pick<AssessmentProgress, 'remainingSeconds'>, received: Date): string {
+  return new Date(received.getTime() + progress.remainingSeconds * 1000).toISOString();
+}
+
 /**
  * `29:59`, `1:05:00`, `0:00`. Seconds are rounded up, so the display reaches `0:00` exactly
  * when the time is up, not a second early.

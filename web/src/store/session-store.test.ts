@@ -382,6 +382,7 @@ describe('session store: assessments', () => {
       currentPosition: 3,
       section: 'Addition',
       deadline: '2025-01-01T10:30:00.000Z',
+      remainingSeconds: 1500,
       timeLimitSeconds: 1800,
     });
     expect(store.getState().pendingWidget).toEqual(choiceWidget);

@@ -101,6 +101,7 @@ export function assessmentState(overrides: Partial<NonNullable<SessionState['ass
       currentPosition: 3,
       section: 'Addition',
       deadline: '2025-01-01T10:30:00.000Z',
+      remainingSeconds: 1500,
       timeLimitSeconds: 1800,
       ...overrides,
     },

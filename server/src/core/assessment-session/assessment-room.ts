@@ -124,7 +124,7 @@ export class AssessmentRoom extends RoomBase {
     if (!session) throw new Error(`session ${this.sessionId} vanished`);
     const { blueprint, config } = this.setup();
     const base = buildState(session, [], this.deps.repository.getPendingAction(this.sessionId));
-    const progress = progressOf(blueprint, config, this.deps.assessments.listItems(this.sessionId), this.deps.assessments.listResponses(this.sessionId), isEnded(session.status), session.createdAt);
+    const progress = progressOf(blueprint, config, this.deps.assessments.listItems(this.sessionId), this.deps.assessments.listResponses(this.sessionId), isEnded(session.status), session.createdAt, this.deps.clock.now());
     return withAssessment(base, progress);
   }
 

@@ -27,6 +27,7 @@ export function progressOf(
   responses: StoredResponse[],
   ended: boolean,
   createdAt: Date,
+  now: Date,
 ): AssessmentProgress {
   const answered = new Set(responses.map((response) => response.itemId));
   const current = ended ? undefined : items.find((item) => !answered.has(item.id));
@@ -38,6 +39,7 @@ export function progressOf(
     currentPosition: current?.position ?? null,
     section: current ? sectionTitle(blueprint, current.item.sectionId) : null,
     deadline: deadline.toISOString(),
+    remainingSeconds: ended ? 0 : Math.max(0, Math.round((deadline.getTime() - now.getTime()) / 100) / 10),
     timeLimitSeconds: config.timeLimitSeconds,
   };
 }
