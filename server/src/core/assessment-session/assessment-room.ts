@@ -24,7 +24,7 @@ import {
 import type { Clock, IdGenerator, Logger } from '../ports';
 import { RoomBase, type RoomBaseDeps, type SessionListener } from '../session/room-base';
 import type { SessionRecord, SessionRepository } from '../session/session-repository';
-import { checkWidgetAnswer } from '../session/session-room';
+import { checkWidgetAnswer } from '../session/widget-answers';
 import { buildHistory, buildState, isEnded, toolNameForKind, widgetForAction } from '../session/session-view';
 import type { AssessmentConfig, AssessmentRepository, StoredItem, StoredResponse } from './assessment-repository';
 import { buildResults, progressOf, sectionTitle, widgetForItem, withAssessment } from './assessment-view';

@@ -1,0 +1,41 @@
+/**
+ * Checks a learner's answer against the widget it answers (SPEC §4.2: index in range, text
+ * within its limit, language as asked) and renders it as the text stored as the tool result.
+ * Shared by recall and assessment sessions.
+ */
+import type { Widget, WidgetAnswer } from '@tutorloop/shared';
+
+export type CheckedAnswer = { ok: true; value: string } | { ok: false; error: string };
+
+/** Validates an answer against the widget it answers and renders it as the tool result text. */
+export function checkWidgetAnswer(widget: Widget, response: WidgetAnswer): CheckedAnswer {
+  switch (widget.kind) {
+    case 'multiple_choice': {
+      if (!('selectedIndex' in response)) return { ok: false, error: 'This widget expects {"selectedIndex": n}.' };
+      const option = widget.props.options[response.selectedIndex];
+      if (option === undefined) {
+        return { ok: false, error: `selectedIndex must be between 0 and ${widget.props.options.length - 1}.` };
+      }
+      return { ok: true, value: option };
+    }
+    case 'free_text': {
+      if (!('text' in response)) return { ok: false, error: 'This widget expects {"text": "..."}.' };
+      if (!response.text.trim()) return { ok: false, error: 'The answer is empty.' };
+      if (response.text.length > widget.props.maxLength) {
+        return { ok: false, error: `The answer is longer than ${widget.props.maxLength} characters.` };
+      }
+      return { ok: true, value: response.text };
+    }
+    case 'code_editor': {
+      if (!('code' in response)) return { ok: false, error: 'This widget expects {"code": "...", "language": "..."}.' };
+      if (response.language !== widget.props.language) {
+        return { ok: false, error: `This widget asks for ${widget.props.language} code.` };
+      }
+      return { ok: true, value: response.code };
+    }
+    default: {
+      const unreachable: never = widget;
+      throw new Error(`unknown widget ${JSON.stringify(unreachable)}`);
+    }
+  }
+}
