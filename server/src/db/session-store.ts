@@ -1,5 +1,5 @@
 /** The SQLite adapter of the session engine's repository port. */
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
 import type { WidgetAnswer, WidgetKind } from '@tutorloop/shared';
 import type { CardRecord } from '../core/scheduling/fsrs';
 import type {
@@ -115,6 +115,13 @@ function prepareQueries(database: Database) {
       .from(messages)
       .where(and(eq(messages.sessionId, sessionId), eq(messages.clientMessageId, sql.placeholder('clientMessageId'))))
       .prepare(),
+    oldestUnanswered: database
+      .select()
+      .from(messages)
+      .where(and(eq(messages.sessionId, sessionId), ne(messages.role, 'tutor'), isNull(messages.answeredAt)))
+      .orderBy(asc(messages.seq))
+      .limit(1)
+      .prepare(),
     pendingAction: database
       .select()
       .from(pendingActions)
@@ -178,6 +185,11 @@ export class SqliteSessionRepository implements SessionRepository {
 
   findMessageByClientId(sessionId: string, clientMessageId: string): StoredMessage | null {
     const row = this.queries.messageByClientId.get({ sessionId, clientMessageId });
+    return row ? toMessage(row) : null;
+  }
+
+  findOldestUnanswered(sessionId: string): StoredMessage | null {
+    const row = this.queries.oldestUnanswered.get({ sessionId });
     return row ? toMessage(row) : null;
   }
 

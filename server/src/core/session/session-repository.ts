@@ -89,6 +89,8 @@ export interface SessionRepository {
   markRecalled(sessionId: string, pointId: string, details: { confidence: number; observation: string; turn: number; at: Date }): void;
   listMessages(sessionId: string): StoredMessage[];
   findMessageByClientId(sessionId: string, clientMessageId: string): StoredMessage | null;
+  /** The first learner message or widget answer still without a reply, in order. */
+  findOldestUnanswered(sessionId: string): StoredMessage | null;
   appendMessage(message: NewMessage): StoredMessage;
   markAnswered(messageId: string, at: Date): void;
   getPendingAction(sessionId: string): PendingActionRecord | null;

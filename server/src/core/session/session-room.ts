@@ -111,10 +111,9 @@ export class SessionRoom extends RoomBase {
   override resume(): void {
     const session = this.deps.repository.getSession(this.sessionId);
     if (!session || isEnded(session.status)) return;
-    const messages = this.deps.repository.listMessages(this.sessionId);
-    if (session.status === 'pending' || messages.length === 0) {
+    if (session.status === 'pending' || this.deps.repository.listMessages(this.sessionId).length === 0) {
       void this.enqueue(() => this.openSession());
-    } else if (messages.some((message) => message.role !== 'tutor' && message.answeredAt === null)) {
+    } else if (this.deps.repository.findOldestUnanswered(this.sessionId)) {
       void this.enqueue(() => this.processUnanswered());
     }
   }
@@ -194,9 +193,7 @@ export class SessionRoom extends RoomBase {
     for (;;) {
       const session = this.deps.repository.getSession(this.sessionId);
       if (!session || isEnded(session.status)) return;
-      const next = this.deps.repository
-        .listMessages(this.sessionId)
-        .find((message) => message.role !== 'tutor' && message.answeredAt === null);
+      const next = this.deps.repository.findOldestUnanswered(this.sessionId);
       if (!next) return;
       const answered = await this.learnerTurn(session, next);
       if (!answered) return;
