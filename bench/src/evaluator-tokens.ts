@@ -86,7 +86,7 @@ export async function measureEvaluatorTokens(): Promise<EvaluatorTokenRun> {
     DATA_DIR: dataDirectory,
     LOG_LEVEL: 'silent',
     LLM_PROVIDER: 'anthropic',
-    ANTHROPIC_API_KEY: 'sk-ant-bench-not-a-real-key',
+    ANTHROPIC_API_KEY: 'fake-messages-api-accepts-any-key',
     ANTHROPIC_BASE_URL: fake.url,
     WEB_DIST: '',
   });
