@@ -11,12 +11,11 @@ const StoredConfig = z.object({
   blueprintId: z.string(),
   seed: z.string(),
   timeLimitSeconds: z.number().int().positive(),
-  deadline: z.string().nullable().default(null),
 });
 
 /** The config a new assessment session is stored with. */
 export function assessmentConfig(blueprintId: string, seed: string, timeLimitSeconds: number): Record<string, unknown> {
-  return { blueprintId, seed, timeLimitSeconds, deadline: null };
+  return { blueprintId, seed, timeLimitSeconds };
 }
 
 type ItemRow = typeof assessmentItems.$inferSelect;
@@ -46,14 +45,7 @@ export class SqliteAssessmentRepository implements AssessmentRepository {
   getConfig(sessionId: string): AssessmentConfig | null {
     const row = this.database.select({ config: sessions.config }).from(sessions).where(eq(sessions.id, sessionId)).get();
     const parsed = StoredConfig.safeParse(row?.config);
-    if (!parsed.success) return null;
-    return { ...parsed.data, deadline: parsed.data.deadline ? new Date(parsed.data.deadline) : null };
-  }
-
-  setDeadline(sessionId: string, deadline: Date): void {
-    const row = this.database.select({ config: sessions.config }).from(sessions).where(eq(sessions.id, sessionId)).get();
-    if (!row) return;
-    this.database.update(sessions).set({ config: { ...row.config, deadline: deadline.toISOString() } }).where(eq(sessions.id, sessionId)).run();
+    return parsed.success ? parsed.data : null;
   }
 
   listItems(sessionId: string): StoredItem[] {

@@ -3,6 +3,7 @@ import { and, desc, eq } from 'drizzle-orm';
 import type { SessionListItem } from '@tutorloop/shared';
 import { isDue } from '../core/scheduling/fsrs';
 import type { SessionRecord } from '../core/session/session-repository';
+import { checklistProgress, type SessionProgress } from '../core/session/session-view';
 import type { Catalog } from '../core/assessment';
 import type { AssessmentRepository } from '../core/assessment-session/assessment-repository';
 import type { Database } from '../db/database';
@@ -106,9 +107,8 @@ export class SessionService {
     };
   }
 
-  private recallProgress(sessionId: string): { recalledCount: number; totalPoints: number } {
-    const checklist = this.repository.getChecklist(sessionId);
-    return { recalledCount: checklist.filter((entry) => entry.status === 'recalled').length, totalPoints: checklist.length };
+  private recallProgress(sessionId: string): SessionProgress {
+    return checklistProgress(this.repository.getChecklist(sessionId));
   }
 
   /** For an assessment the counts are items answered of the blueprint's items. */

@@ -11,8 +11,12 @@ export interface AssessmentConfig {
   /** Seeds item generation: the same seed and answers give the same next item, after a restart too. */
   seed: string;
   timeLimitSeconds: number;
-  /** When the server ends the session; set when the first item is presented. */
-  deadline: Date | null;
+}
+
+/** When the server ends the assessment: the time limit after the first item was presented; null before. */
+export function deadlineOf(config: AssessmentConfig, items: readonly StoredItem[]): Date | null {
+  const first = items[0];
+  return first ? new Date(first.presentedAt.getTime() + config.timeLimitSeconds * 1000) : null;
 }
 
 export interface StoredItem {
@@ -38,7 +42,6 @@ export interface StoredResponse {
 
 export interface AssessmentRepository {
   getConfig(sessionId: string): AssessmentConfig | null;
-  setDeadline(sessionId: string, deadline: Date): void;
   listItems(sessionId: string): StoredItem[];
   addItem(item: StoredItem): void;
   listResponses(sessionId: string): StoredResponse[];

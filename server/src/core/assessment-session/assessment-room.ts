@@ -24,10 +24,10 @@ import {
 import type { Clock, IdGenerator, Logger } from '../ports';
 import { RoomBase, type RoomBaseDeps, type SessionListener } from '../session/room-base';
 import type { SessionRecord, SessionRepository } from '../session/session-repository';
-import { checkWidgetAnswer } from '../session/widget-answers';
+import { checkWidgetAnswer, recordWidgetAnswer } from '../session/widget-answers';
 import { buildHistory, buildState, isEnded, toolNameForKind, widgetForAction } from '../session/session-view';
-import type { AssessmentConfig, AssessmentRepository, StoredItem, StoredResponse } from './assessment-repository';
-import { buildResults, progressOf, sectionTitle, widgetForItem, withAssessment } from './assessment-view';
+import { deadlineOf, type AssessmentConfig, type AssessmentRepository, type StoredItem, type StoredResponse } from './assessment-repository';
+import { buildResults, progressOf, sectionTitle, widgetForItem } from './assessment-view';
 import { BackendToolRegistry, type BackendToolContext, type CompleteResult, type EvaluateInput, type EvaluateResult, type NextItemResult } from './backend-tools';
 
 /** Runs learner code against tests (the sandbox adapter implements it). */
@@ -123,9 +123,8 @@ export class AssessmentRoom extends RoomBase {
     const session = this.session();
     if (!session) throw new Error(`session ${this.sessionId} vanished`);
     const { blueprint, config } = this.setup();
-    const base = buildState(session, [], this.deps.repository.getPendingAction(this.sessionId));
-    const progress = progressOf(blueprint, config, this.deps.assessments.listItems(this.sessionId), this.deps.assessments.listResponses(this.sessionId), isEnded(session.status), session.createdAt, this.deps.clock.now());
-    return withAssessment(base, progress);
+    const progress = progressOf(blueprint, config, this.deps.assessments.listItems(this.sessionId), this.deps.assessments.listResponses(this.sessionId), isEnded(session.status), this.deps.clock.now());
+    return buildState(session, { recalledCount: progress.answered, totalPoints: progress.totalItems, assessment: progress }, this.deps.repository.getPendingAction(this.sessionId));
   }
 
   override history(): HistoryMessage[] {
@@ -164,8 +163,14 @@ export class AssessmentRoom extends RoomBase {
     });
   }
 
+  /** The server's deadline, once the first item was presented. */
+  private deadline(config: AssessmentConfig): Date | null {
+    return deadlineOf(config, this.deps.assessments.listItems(this.sessionId));
+  }
+
   private expired(config: AssessmentConfig): boolean {
-    return config.deadline !== null && this.deps.clock.now().getTime() >= config.deadline.getTime();
+    const deadline = this.deadline(config);
+    return deadline !== null && this.deps.clock.now().getTime() >= deadline.getTime();
   }
 
   /** Presents the next item, or ends the assessment when time is up or every item is answered. */
@@ -207,7 +212,6 @@ export class AssessmentRoom extends RoomBase {
     const messageId = ids.next();
     const framing = framingText(blueprint, item, position, config);
     repository.transaction(() => {
-      if (!config.deadline) assessments.setDeadline(this.sessionId, new Date(now.getTime() + config.timeLimitSeconds * 1000));
       assessments.addItem({ id: ids.next(), sessionId: this.sessionId, position, item, widgetId, presentedAt: now });
       repository.appendMessage({
         id: messageId,
@@ -277,18 +281,7 @@ export class AssessmentRoom extends RoomBase {
       answeredAt: now,
     };
     repository.transaction(() => {
-      repository.resolvePendingAction(action.id, 'answered', response, now);
-      const message = repository.appendMessage({
-        id: ids.next(),
-        sessionId: this.sessionId,
-        role: 'tool_result',
-        content: checked.value,
-        toolCall: null,
-        toolCallId: action.toolCallId,
-        widgetAnswer: { widgetId, response },
-        clientMessageId: null,
-        createdAt: now,
-      });
+      const message = recordWidgetAnswer(repository, { id: ids.next(), action, response, text: checked.value, at: now });
       repository.markAnswered(message.id, now);
       assessments.addResponse(this.sessionId, answer);
       const items = assessments.listItems(this.sessionId);
@@ -406,8 +399,9 @@ export class AssessmentRoom extends RoomBase {
   /** Ends the session at its deadline while the room is alive (otherwise on the next visit). */
   private armDeadline(): void {
     const config = this.deps.assessments.getConfig(this.sessionId);
-    if (!config?.deadline || this.deadlineTimer) return;
-    const delay = Math.max(0, config.deadline.getTime() - this.deps.clock.now().getTime());
+    const deadline = config ? this.deadline(config) : null;
+    if (!deadline || this.deadlineTimer) return;
+    const delay = Math.max(0, deadline.getTime() - this.deps.clock.now().getTime());
     // setTimeout holds at most ~24.8 days; a longer limit is checked on the next action.
     if (delay > 2 ** 31 - 1) return;
     this.deadlineTimer = setTimeout(() => {

@@ -3,9 +3,9 @@
  * correct answer, a test or a score), and the full results with the per-item review only
  * once it is over.
  */
-import type { AssessmentItemReview, AssessmentProgress, AssessmentResults, SessionState, Widget } from '@tutorloop/shared';
+import type { AssessmentItemReview, AssessmentProgress, AssessmentResults, Widget } from '@tutorloop/shared';
 import type { AbilityReport, AssessmentBlueprint, GeneratedItem } from '../assessment';
-import type { AssessmentConfig, StoredItem, StoredResponse } from './assessment-repository';
+import { deadlineOf, type AssessmentConfig, type StoredItem, type StoredResponse } from './assessment-repository';
 
 /** The widget presenting an item: its stem and options, or the code editor with starter code. */
 export function widgetForItem(item: GeneratedItem, position: number, totalItems: number): Omit<Widget, 'widgetId'> {
@@ -26,12 +26,12 @@ export function progressOf(
   items: StoredItem[],
   responses: StoredResponse[],
   ended: boolean,
-  createdAt: Date,
   now: Date,
 ): AssessmentProgress {
   const answered = new Set(responses.map((response) => response.itemId));
   const current = ended ? undefined : items.find((item) => !answered.has(item.id));
-  const deadline = config.deadline ?? new Date(createdAt.getTime() + config.timeLimitSeconds * 1000);
+  // Before the first item the clock has not started: the full limit is left.
+  const deadline = deadlineOf(config, items) ?? new Date(now.getTime() + config.timeLimitSeconds * 1000);
   return {
     blueprintId: blueprint.id,
     answered: answered.size,
@@ -42,11 +42,6 @@ export function progressOf(
     remainingSeconds: ended ? 0 : Math.max(0, Math.round((deadline.getTime() - now.getTime()) / 100) / 10),
     timeLimitSeconds: config.timeLimitSeconds,
   };
-}
-
-/** Puts the assessment's counts and progress into a session state built for the status. */
-export function withAssessment(state: SessionState, progress: AssessmentProgress): SessionState {
-  return { ...state, recalledCount: progress.answered, totalPoints: progress.totalItems, assessment: progress };
 }
 
 function answerOf(response: StoredResponse | undefined): string | null {

@@ -20,7 +20,7 @@
  * Every cue passes through `guardCue` (at most one key term of the probe point); the set
  * title is the author's own and is quoted as is.
  */
-import type { ChecklistPoint, TutorEvent, TutorInput } from '../provider';
+import type { ChecklistPoint, TutorEvent, TutorInput, WidgetRequest } from '../provider';
 import { codeLanguageFor, codeSpanOf } from './code-points';
 import { anchorFor, clozeOf, contextPhrase, guardCue, templateCollides } from './cue-builder';
 import { normalizeText } from './lexical';
@@ -217,37 +217,29 @@ function cue(input: TutorInput, probe: ChecklistPoint, seed: string): { text: st
       text.push(pickBySeed(CODE_INVITE, `${seed}|code`));
       return {
         text,
-        widget: {
-          type: 'widget',
-          toolCallId: offlineToolCallId(probe.id, attempts),
-          widget: {
-            kind: 'code_editor',
-            props: {
-              prompt: guardCue(`Write the code this describes: “${clozeOf(probe.content)}”`, probe.content, anchorFor(probe.content)),
-              language,
-              starterCode: language === 'python' ? '# Your code here\n' : '// Your code here\n',
-            },
+        widget: widgetEvent(probe, attempts, {
+          kind: 'code_editor',
+          props: {
+            prompt: guardCue(`Write the code this describes: “${clozeOf(probe.content)}”`, probe.content, anchorFor(probe.content)),
+            language,
+            starterCode: language === 'python' ? '# Your code here\n' : '// Your code here\n',
           },
-        },
+        }),
       };
     }
     if (probe.content.trim().length < LONG_CONTENT_LENGTH) return { text, widget: null };
     text.push(pickBySeed(FREE_TEXT_INVITE, `${seed}|invite`));
     return {
       text,
-      widget: {
-        type: 'widget',
-        toolCallId: offlineToolCallId(probe.id, attempts),
-        widget: {
-          kind: 'free_text',
-          props: {
-            prompt: 'In your own words, what do you remember about this one?',
-            placeholder: 'Type what you remember…',
-            context: clozeOf(probe.content),
-            maxLength: FREE_TEXT_MAX_LENGTH,
-          },
+      widget: widgetEvent(probe, attempts, {
+        kind: 'free_text',
+        props: {
+          prompt: 'In your own words, what do you remember about this one?',
+          placeholder: 'Type what you remember…',
+          context: clozeOf(probe.content),
+          maxLength: FREE_TEXT_MAX_LENGTH,
         },
-      },
+      }),
     };
   }
 
@@ -255,15 +247,16 @@ function cue(input: TutorInput, probe: ChecklistPoint, seed: string): { text: st
   if (options.length < 2) return { text: [clozeCue(probe, seed, CUE_CLOZE_AGAIN)], widget: null };
   return {
     text: [pickBySeed(CHOICE_INTRO, `${seed}|choice`)],
-    widget: {
-      type: 'widget',
-      toolCallId: offlineToolCallId(probe.id, attempts),
-      widget: {
-        kind: 'multiple_choice',
-        props: { prompt: `Which of these completes “${clozeOf(probe.content)}”?`, options },
-      },
-    },
+    widget: widgetEvent(probe, attempts, {
+      kind: 'multiple_choice',
+      props: { prompt: `Which of these completes “${clozeOf(probe.content)}”?`, options },
+    }),
   };
+}
+
+/** A widget for the probe point, with the tool-call id the offline evaluator can read back. */
+function widgetEvent(probe: ChecklistPoint, attempts: number, widget: WidgetRequest): WidgetEvent {
+  return { type: 'widget', toolCallId: offlineToolCallId(probe.id, attempts), widget };
 }
 
 function rabbitholeBody(input: TutorInput, seed: string): string[] {

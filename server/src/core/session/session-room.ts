@@ -31,8 +31,8 @@ import {
 import { newCard, ratingForConfidence, reviewCard, type RatingName } from '../scheduling/fsrs';
 import { findPlainChoices, LeakGuard, stripLeaks } from './sanitize';
 import type { ChecklistEntry, SessionRecord, SessionRepository, StoredMessage } from './session-repository';
-import { buildHistory, buildState, isEnded, toConversation, toolNameForKind, widgetForAction } from './session-view';
-import { checkWidgetAnswer } from './widget-answers';
+import { buildHistory, buildState, checklistProgress, isEnded, toConversation, toolNameForKind, widgetForAction } from './session-view';
+import { checkWidgetAnswer, recordWidgetAnswer } from './widget-answers';
 
 export interface SessionRoomDeps {
   repository: SessionRepository;
@@ -121,7 +121,7 @@ export class SessionRoom extends RoomBase {
   override state(session?: SessionRecord): SessionState {
     const record = session ?? this.deps.repository.getSession(this.sessionId);
     if (!record) throw new Error(`session ${this.sessionId} vanished`);
-    return buildState(record, this.deps.repository.getChecklist(this.sessionId), this.deps.repository.getPendingAction(this.sessionId));
+    return buildState(record, checklistProgress(this.deps.repository.getChecklist(this.sessionId)), this.deps.repository.getPendingAction(this.sessionId));
   }
 
   override history(): HistoryMessage[] {
@@ -334,12 +334,14 @@ export class SessionRoom extends RoomBase {
       turn: session.turn,
     };
     const pointIds = checklist.map((entry) => entry.pointId);
+    // A widget already pending stays the only one: the tutor cannot stack another on it.
+    const draft = { pointIds, widgetPending: repository.getPendingAction(this.sessionId) !== null };
     const messageId = ids.next();
     if (trigger === 'session_start') this.broadcast({ type: 'typing', payload: {} });
     this.streaming = { messageId, text: '' };
     let reply: DraftReply;
     try {
-      reply = await this.draftReply(input, pointIds, signal, (text) => {
+      reply = await this.draftReply(input, draft, signal, (text) => {
         this.streaming!.text += text;
         this.broadcast({ type: 'assistant_delta', payload: { messageId, delta: text } });
       });
@@ -347,7 +349,7 @@ export class SessionRoom extends RoomBase {
         // The leak never reached the learner (the guard held it back): ask once more, told
         // what leaked; the new draft is not streamed — the final `assistant` replaces the text.
         logger.warn({ sessionId: this.sessionId, leaks: reply.leaks }, 'tutor output leaked internal language; regenerating once');
-        const retry = await this.draftReply({ ...input, feedback: regenerationNote(input.feedback, reply.leaks) }, pointIds, signal, null);
+        const retry = await this.draftReply({ ...input, feedback: regenerationNote(input.feedback, reply.leaks) }, draft, signal, null);
         if (retry.leaks.length > 0) {
           logger.warn({ sessionId: this.sessionId, leaks: retry.leaks }, 'regenerated reply leaked again; leaking sentences stripped');
           reply = { ...retry, text: stripLeaks(retry.text, pointIds), leaks: [] };
@@ -373,7 +375,7 @@ export class SessionRoom extends RoomBase {
 
     let text = reply.text.trim();
     let widget = reply.widget;
-    if (!widget && !reply.mode && session.type === 'recall' && !repository.getPendingAction(this.sessionId)) {
+    if (!widget && !reply.mode && session.type === 'recall' && !draft.widgetPending) {
       // Options written as text instead of a present_choices call: issue the widget properly.
       const choices = findPlainChoices(text);
       if (choices) {
@@ -395,21 +397,20 @@ export class SessionRoom extends RoomBase {
    */
   private async draftReply(
     input: TutorInput,
-    pointIds: string[],
+    draft: { pointIds: string[]; widgetPending: boolean },
     signal: AbortSignal,
     forward: ((text: string) => void) | null,
   ): Promise<DraftReply> {
-    const guard = new LeakGuard(pointIds);
+    const guard = new LeakGuard(draft.pointIds);
     let widget: DraftReply['widget'] = null;
     let mode: DraftReply['mode'] = null;
-    const pendingWidget = this.deps.repository.getPendingAction(this.sessionId);
     for await (const event of this.deps.provider.reply(input, signal)) {
       if (signal.aborted) break;
       if (event.type === 'text_delta') {
         const safe = guard.push(event.text);
         if (safe && forward) forward(safe);
       } else if (event.type === 'widget') {
-        if (!widget && !mode && !pendingWidget) widget = { toolCallId: event.toolCallId, widget: event.widget };
+        if (!widget && !mode && !draft.widgetPending) widget = { toolCallId: event.toolCallId, widget: event.widget };
       } else if (!widget && !mode && modeChangeApplies(input, event.change)) {
         mode = { toolCallId: event.toolCallId, change: event.change };
       }
@@ -515,18 +516,7 @@ export class SessionRoom extends RoomBase {
     if (!checked.ok) return this.fail(reply, 'invalid_payload', checked.error);
     const now = clock.now();
     repository.transaction(() => {
-      repository.resolvePendingAction(action.id, 'answered', response, now);
-      repository.appendMessage({
-        id: ids.next(),
-        sessionId: this.sessionId,
-        role: 'tool_result',
-        content: checked.value,
-        toolCall: null,
-        toolCallId: action.toolCallId,
-        widgetAnswer: { widgetId, response },
-        clientMessageId: null,
-        createdAt: now,
-      });
+      recordWidgetAnswer(repository, { id: ids.next(), action, response, text: checked.value, at: now });
       repository.updateSession(this.sessionId, { status: 'active', turn: session.turn + 1 }, now);
     });
     await this.processUnanswered();

@@ -3,7 +3,7 @@
  * state (never unchecked point contents, confidences or answers), the visible history,
  * and the conversation as the models see it.
  */
-import { Widget, type HistoryMessage, type SessionState, type SessionStatus, type WidgetKind } from '@tutorloop/shared';
+import { Widget, type AssessmentProgress, type HistoryMessage, type SessionState, type SessionStatus, type WidgetKind } from '@tutorloop/shared';
 import type { ConversationMessage } from '../provider';
 import type { ChecklistEntry, PendingActionRecord, SessionRecord, StoredMessage } from './session-repository';
 
@@ -27,15 +27,29 @@ export function widgetForAction(action: PendingActionRecord): Widget {
   return Widget.parse({ widgetId: action.id, kind: action.kind, props: action.props });
 }
 
-export function buildState(session: SessionRecord, checklist: ChecklistEntry[], pending: PendingActionRecord | null): SessionState {
+/** What a session has achieved so far: points recalled of the checklist, or items answered. */
+export interface SessionProgress {
+  recalledCount: number;
+  totalPoints: number;
+  /** Assessment sessions: the type-specific progress of SPEC §5. */
+  assessment?: AssessmentProgress;
+}
+
+/** Progress of a recall session, from its checklist. */
+export function checklistProgress(checklist: ChecklistEntry[]): SessionProgress {
+  return { recalledCount: checklist.filter((entry) => entry.status === 'recalled').length, totalPoints: checklist.length };
+}
+
+export function buildState(session: SessionRecord, progress: SessionProgress, pending: PendingActionRecord | null): SessionState {
   const base = {
     sessionId: session.id,
     type: session.type,
     mode: session.mode,
     turn: session.turn,
-    recalledCount: checklist.filter((entry) => entry.status === 'recalled').length,
-    totalPoints: checklist.length,
+    recalledCount: progress.recalledCount,
+    totalPoints: progress.totalPoints,
     title: session.title,
+    ...(progress.assessment ? { assessment: progress.assessment } : {}),
     ...(session.mode === 'rabbithole' && session.rabbitholeTopic ? { rabbitholeTopic: session.rabbitholeTopic } : {}),
   };
   switch (session.status) {

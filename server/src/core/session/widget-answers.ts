@@ -4,6 +4,7 @@
  * Shared by recall and assessment sessions.
  */
 import type { Widget, WidgetAnswer } from '@tutorloop/shared';
+import type { PendingActionRecord, SessionRepository, StoredMessage } from './session-repository';
 
 export type CheckedAnswer = { ok: true; value: string } | { ok: false; error: string };
 
@@ -38,4 +39,28 @@ export function checkWidgetAnswer(widget: Widget, response: WidgetAnswer): Check
       throw new Error(`unknown widget ${JSON.stringify(unreachable)}`);
     }
   }
+}
+
+/**
+ * Stores an accepted answer (call inside a transaction): the pending action is resolved and
+ * the answer is appended as the tool result of the call that asked for it, so the stored
+ * conversation holds tool_use → tool_result in order.
+ */
+export function recordWidgetAnswer(
+  repository: SessionRepository,
+  answer: { id: string; action: PendingActionRecord; response: WidgetAnswer; text: string; at: Date },
+): StoredMessage {
+  const { action, response, at } = answer;
+  repository.resolvePendingAction(action.id, 'answered', response, at);
+  return repository.appendMessage({
+    id: answer.id,
+    sessionId: action.sessionId,
+    role: 'tool_result',
+    content: answer.text,
+    toolCall: null,
+    toolCallId: action.toolCallId,
+    widgetAnswer: { widgetId: action.id, response },
+    clientMessageId: null,
+    createdAt: at,
+  });
 }
