@@ -7,9 +7,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { BlueprintList, SessionSummary } from '@tutorloop/shared';
 import type { Clock } from '../src/core/ports';
-import { createAnthropicClient } from '../src/llm/anthropic-client';
-import { createAnthropicProvider } from '../src/llm/anthropic-provider';
-import { fakeReplies, startFakeAnthropic, type FakeAnthropic } from './helpers/fake-anthropic';
+import { startAnthropicTestServer, type AnthropicTestServer } from './helpers/anthropic-test-server';
+import { fakeReplies, type FakeAnthropic } from './helpers/fake-anthropic';
 import { startTestServer, type SocketClient, type TestServer } from './helpers/test-server';
 
 interface ItemRow {
@@ -77,17 +76,14 @@ describe('blueprints', () => {
 describe('MATH-FUNDAMENTALS-L1 over the WebSocket', () => {
   let fake: FakeAnthropic;
   let server: TestServer;
+  let running: AnthropicTestServer;
   beforeAll(async () => {
     // An Anthropic provider is configured, so any model call would be seen by the fake.
-    fake = await startFakeAnthropic();
+    running = await startAnthropicTestServer();
+    ({ fake, server } = running);
     fake.setDefault('tutor', fakeReplies.text('A model was asked to speak.'));
-    const client = createAnthropicClient({ apiKey: 'test-key', baseURL: fake.url, timeoutMs: 2000, retryBaseDelayMs: 1 });
-    server = await startTestServer({ provider: createAnthropicProvider({ client, tutorModel: 'claude-sonnet-4-6', evaluatorModel: 'claude-haiku-4-5' }) });
   });
-  afterAll(async () => {
-    await server.close();
-    await fake.close();
-  });
+  afterAll(async () => running.close());
 
   it('presents 20 unique items, scores them on the server, and reveals nothing before the end', async () => {
     const { token, sessionId, client } = await startAssessment(server, 'MATH-FUNDAMENTALS-L1');

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AuthResponse, RecallSetDetail } from '@tutorloop/shared';
 import { createScriptedProvider } from './helpers/scripted-provider';
-import { startServerProcess } from './helpers/server-process';
+import { postJson, startServerProcess } from './helpers/server-process';
 import { SocketClient, startTestServer, type TestServer } from './helpers/test-server';
 
 let cleanup: Array<() => Promise<void> | void> = [];
@@ -87,23 +87,14 @@ describe('a dropped socket', () => {
 });
 
 describe('a killed server', () => {
-  async function post<T>(url: string, route: string, body: unknown, token?: string): Promise<T> {
-    const response = await fetch(`${url}${route}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-      body: JSON.stringify(body),
-    });
-    return (await response.json()) as T;
-  }
-
   it('loses no committed message after SIGKILL mid-session and resumes with its history', async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'tutorloop-restart-'));
     cleanup.push(() => rmSync(dataDir, { recursive: true, force: true }));
     const first = await startServerProcess(dataDir);
     cleanup.push(() => void first.child.kill('SIGKILL'));
-    const { token } = await post<AuthResponse>(first.url, '/api/auth/register', { username: 'restart_user', password: 'survives a crash' });
-    const set = await post<RecallSetDetail>(first.url, '/api/recall-sets', { name: 'Cells', points: [{ content: 'Mitochondria produce ATP' }, { content: 'Ribosomes synthesize proteins' }] }, token);
-    const { sessionId } = await post<{ sessionId: string }>(first.url, '/api/sessions', { type: 'recall', recallSetId: set.id }, token);
+    const { token } = await postJson<AuthResponse>(first.url, '/api/auth/register', { username: 'restart_user', password: 'survives a crash' });
+    const set = await postJson<RecallSetDetail>(first.url, '/api/recall-sets', { name: 'Cells', points: [{ content: 'Mitochondria produce ATP' }, { content: 'Ribosomes synthesize proteins' }] }, token);
+    const { sessionId } = await postJson<{ sessionId: string }>(first.url, '/api/sessions', { type: 'recall', recallSetId: set.id }, token);
     const wsUrl = (url: string) => `${url.replace('http', 'ws')}/sessions/ws/${sessionId}?token=${token}`;
 
     const client = await SocketClient.open(wsUrl(first.url));

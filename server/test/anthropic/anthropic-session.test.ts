@@ -5,11 +5,10 @@
  * and the evaluator's feedback reaches the tutor's system prompt but never the learner.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createAnthropicClient } from '../../src/llm/anthropic-client';
-import { createAnthropicProvider } from '../../src/llm/anthropic-provider';
 import type { LlmCallRecord } from '../../src/llm/llm-client';
-import { fakeReplies, startFakeAnthropic, type FakeAnthropic, type RecordedRequest } from '../helpers/fake-anthropic';
-import { startTestServer, type TestServer } from '../helpers/test-server';
+import { startAnthropicTestServer, type AnthropicTestServer } from '../helpers/anthropic-test-server';
+import { fakeReplies, type FakeAnthropic, type RecordedRequest } from '../helpers/fake-anthropic';
+import type { TestServer } from '../helpers/test-server';
 
 const points = ['mitochondria make ATP', 'ribosomes build proteins', 'the nucleus stores DNA'];
 const note = 'SECRET-NOTE: ribosomes recalled precisely; mitochondria and nucleus remain.';
@@ -17,17 +16,13 @@ const note = 'SECRET-NOTE: ribosomes recalled precisely; mitochondria and nucleu
 let fake: FakeAnthropic;
 let server: TestServer;
 let records: LlmCallRecord[];
+let running: AnthropicTestServer;
 
 beforeEach(async () => {
-  fake = await startFakeAnthropic();
-  records = [];
-  const client = createAnthropicClient({ apiKey: 'test-key', baseURL: fake.url, timeoutMs: 2000, retryBaseDelayMs: 1, retryMaxDelayMs: 10, recordCall: (record) => records.push(record) });
-  server = await startTestServer({ provider: createAnthropicProvider({ client, tutorModel: 'claude-sonnet-4-6', evaluatorModel: 'claude-haiku-4-5' }) });
+  running = await startAnthropicTestServer();
+  ({ fake, server, records } = running);
 });
-afterEach(async () => {
-  await server.close();
-  await fake.close();
-});
+afterEach(async () => running.close());
 
 /** The ids the evaluator may answer with (the enum of its forced tool). */
 function offeredIds(request: RecordedRequest): string[] {

@@ -4,11 +4,9 @@
  * A session never dies of it and no learner message is lost or answered twice.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { createAnthropicClient } from '../../src/llm/anthropic-client';
-import { createAnthropicProvider } from '../../src/llm/anthropic-provider';
-import type { LlmCallRecord } from '../../src/llm/llm-client';
-import { fakeReplies, startFakeAnthropic, type FakeAnthropic } from '../helpers/fake-anthropic';
-import { startTestServer, type TestServer } from '../helpers/test-server';
+import { startAnthropicTestServer } from '../helpers/anthropic-test-server';
+import { fakeReplies } from '../helpers/fake-anthropic';
+import type { TestServer } from '../helpers/test-server';
 
 const points = ['mitochondria make ATP', 'ribosomes build proteins'];
 const cleanup: Array<() => Promise<void>> = [];
@@ -17,21 +15,9 @@ afterEach(async () => {
 });
 
 async function setup(options: { timeoutMs?: number; env?: Record<string, string> } = {}) {
-  const fake: FakeAnthropic = await startFakeAnthropic();
-  const records: LlmCallRecord[] = [];
-  const client = createAnthropicClient({
-    apiKey: 'test-key',
-    baseURL: fake.url,
-    timeoutMs: options.timeoutMs ?? 2000,
-    retryBaseDelayMs: 1,
-    retryMaxDelayMs: 10,
-    recordCall: (record) => records.push(record),
-  });
-  const server: TestServer = await startTestServer({
-    provider: createAnthropicProvider({ client, tutorModel: 'claude-sonnet-4-6', evaluatorModel: 'claude-haiku-4-5' }),
-    ...(options.env ? { env: options.env } : {}),
-  });
-  cleanup.push(() => fake.close(), () => server.close());
+  const running = await startAnthropicTestServer(options);
+  const { fake, server, records } = running;
+  cleanup.push(() => running.close());
   fake.enqueue('tutor', fakeReplies.text('Welcome! What powers a cell?'));
   const { token } = await server.register();
   const set = await server.createSet(token, points, 'Cells');

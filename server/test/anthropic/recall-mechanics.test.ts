@@ -6,28 +6,24 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CardList } from '@tutorloop/shared';
-import { createAnthropicClient } from '../../src/llm/anthropic-client';
-import { createAnthropicProvider } from '../../src/llm/anthropic-provider';
-import { fakeReplies, startFakeAnthropic, type FakeAnthropic, type RecordedRequest } from '../helpers/fake-anthropic';
-import { startTestServer, type SocketClient, type TestServer } from '../helpers/test-server';
+import { startAnthropicTestServer, type AnthropicTestServer } from '../helpers/anthropic-test-server';
+import { fakeReplies, type FakeAnthropic, type RecordedRequest } from '../helpers/fake-anthropic';
+import type { SocketClient, TestServer } from '../helpers/test-server';
 
 const points = ['mitochondria make ATP', 'ribosomes build proteins', 'the nucleus stores DNA', 'lysosomes digest waste'];
 
 let fake: FakeAnthropic;
 let server: TestServer;
+let running: AnthropicTestServer;
 /** The server's clock: real time plus an offset a test can move forward. */
 let offsetMs = 0;
 const clock = { now: () => new Date(Date.now() + offsetMs) };
 beforeEach(async () => {
   offsetMs = 0;
-  fake = await startFakeAnthropic();
-  const client = createAnthropicClient({ apiKey: 'test-key', baseURL: fake.url, timeoutMs: 2000, retryBaseDelayMs: 1, retryMaxDelayMs: 10 });
-  server = await startTestServer({ clock, provider: createAnthropicProvider({ client, tutorModel: 'claude-sonnet-4-6', evaluatorModel: 'claude-haiku-4-5' }) });
+  running = await startAnthropicTestServer({ clock });
+  ({ fake, server } = running);
 });
-afterEach(async () => {
-  await server.close();
-  await fake.close();
-});
+afterEach(async () => running.close());
 
 /** The point ids the evaluator request offers, by content. */
 function idsByContent(request: RecordedRequest): Map<string, string> {

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AuthResponse, RecallSetDetail } from '@tutorloop/shared';
 import { fakeReplies, startFakeAnthropic, type FakeAnthropic } from '../helpers/fake-anthropic';
-import { startServerProcess } from '../helpers/server-process';
+import { postJson, startServerProcess } from '../helpers/server-process';
 import { SocketClient } from '../helpers/test-server';
 
 const cleanup: Array<() => Promise<void> | void> = [];
@@ -23,15 +23,6 @@ function startProcess(dataDir: string, fake: FakeAnthropic) {
   return startServerProcess(dataDir, { LLM_PROVIDER: 'anthropic', ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: fake.url });
 }
 
-async function post<T>(url: string, route: string, body: unknown, token?: string): Promise<T> {
-  const response = await fetch(`${url}${route}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: JSON.stringify(body),
-  });
-  return (await response.json()) as T;
-}
-
 describe('a widget pending across a killed server', () => {
   it('is restored by a new process, and the next model call carries the earlier tool_use and tool_result', async () => {
     const fake = await startFakeAnthropic();
@@ -41,9 +32,9 @@ describe('a widget pending across a killed server', () => {
 
     const first = await startProcess(dataDir, fake);
     cleanup.push(() => void first.child.kill('SIGKILL'));
-    const { token } = await post<AuthResponse>(first.url, '/api/auth/register', { username: 'widget_restart', password: 'survives a crash' });
-    const set = await post<RecallSetDetail>(first.url, '/api/recall-sets', { name: 'Cells', points: [{ content: 'Mitochondria produce ATP' }, { content: 'Ribosomes synthesize proteins' }] }, token);
-    const { sessionId } = await post<{ sessionId: string }>(first.url, '/api/sessions', { type: 'recall', recallSetId: set.id }, token);
+    const { token } = await postJson<AuthResponse>(first.url, '/api/auth/register', { username: 'widget_restart', password: 'survives a crash' });
+    const set = await postJson<RecallSetDetail>(first.url, '/api/recall-sets', { name: 'Cells', points: [{ content: 'Mitochondria produce ATP' }, { content: 'Ribosomes synthesize proteins' }] }, token);
+    const { sessionId } = await postJson<{ sessionId: string }>(first.url, '/api/sessions', { type: 'recall', recallSetId: set.id }, token);
     const wsUrl = (url: string) => `${url.replace('http', 'ws')}/sessions/ws/${sessionId}?token=${token}`;
 
     fake.enqueue('tutor', fakeReplies.text('Welcome! What gives a cell its energy?'));

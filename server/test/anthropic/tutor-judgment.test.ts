@@ -5,25 +5,21 @@
  * as plain text become a proper multiple-choice widget.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createAnthropicClient } from '../../src/llm/anthropic-client';
-import { createAnthropicProvider } from '../../src/llm/anthropic-provider';
-import { fakeReplies, startFakeAnthropic, type FakeAnthropic } from '../helpers/fake-anthropic';
-import { startTestServer, type SocketClient, type TestServer } from '../helpers/test-server';
+import { startAnthropicTestServer, type AnthropicTestServer } from '../helpers/anthropic-test-server';
+import { fakeReplies, type FakeAnthropic } from '../helpers/fake-anthropic';
+import type { SocketClient, TestServer } from '../helpers/test-server';
 
 const points = ['mitochondria make ATP', 'ribosomes build proteins', 'the nucleus stores DNA'];
 
 let fake: FakeAnthropic;
 let server: TestServer;
+let running: AnthropicTestServer;
 
 beforeEach(async () => {
-  fake = await startFakeAnthropic();
-  const client = createAnthropicClient({ apiKey: 'test-key', baseURL: fake.url, timeoutMs: 2000, retryBaseDelayMs: 1, retryMaxDelayMs: 10 });
-  server = await startTestServer({ provider: createAnthropicProvider({ client, tutorModel: 'claude-sonnet-4-6', evaluatorModel: 'claude-haiku-4-5' }) });
+  running = await startAnthropicTestServer();
+  ({ fake, server } = running);
 });
-afterEach(async () => {
-  await server.close();
-  await fake.close();
-});
+afterEach(async () => running.close());
 
 async function openSession(): Promise<{ client: SocketClient; sessionId: string; token: string }> {
   fake.enqueue('tutor', fakeReplies.text('Welcome! What powers a cell?'));

@@ -38,3 +38,13 @@ export function startServerProcess(dataDir: string, env: Record<string, string> 
     });
   });
 }
+
+/** POSTs JSON to a server process (optionally as a learner) and returns the parsed answer. */
+export async function postJson<T>(url: string, route: string, body: unknown, token?: string): Promise<T> {
+  const response = await fetch(`${url}${route}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify(body),
+  });
+  return (await response.json()) as T;
+}
