@@ -1,12 +1,12 @@
 import type { SessionSummary } from '@tutorloop/shared';
-import { lazy, Suspense, useEffect, useMemo, useRef } from 'react';
+import { lazy, useEffect, useMemo, useRef } from 'react';
 import {
   assessmentResultsView,
   type AssessmentResultsView,
   type DomainResultView,
   type ItemReviewView,
 } from '../store/assessment';
-import { LoadBoundary } from './load-boundary';
+import { LazyChart } from './load-boundary';
 import { Markdown } from './markdown';
 
 const DomainChart = lazy(() => import('./charts/domain-chart'));
@@ -108,17 +108,9 @@ function DomainResults({ view }: { view: AssessmentResultsView }) {
         <figcaption id="domain-chart-caption" className="chart-caption">
           Score per domain, as a share of the points available
         </figcaption>
-        <LoadBoundary fallback={<p className="chart-placeholder muted">The chart could not be loaded.</p>}>
-          <Suspense
-            fallback={
-              <div className="chart-placeholder" aria-hidden="true">
-                Loading chart…
-              </div>
-            }
-          >
-            <DomainChart domains={view.domains} />
-          </Suspense>
-        </LoadBoundary>
+        <LazyChart>
+          <DomainChart domains={view.domains} />
+        </LazyChart>
       </figure>
       <DomainTable domains={view.domains} overall={view.overallAbilityLabel} />
       <p className="field-hint">

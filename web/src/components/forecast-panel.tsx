@@ -1,6 +1,6 @@
-import { lazy, Suspense, useId, useMemo } from 'react';
+import { lazy, useId, useMemo } from 'react';
 import { forecastDays, forecastSeries, type ForecastDay } from '../store/schedule';
-import { LoadBoundary } from './load-boundary';
+import { LazyChart } from './load-boundary';
 
 const ForecastChart = lazy(() => import('./charts/forecast-chart'));
 
@@ -43,17 +43,9 @@ export function ForecastPanel({ cards, now }: { cards: ReadonlyArray<{ due: stri
           : `${plural(total, 'review', 'reviews')} in the next ${forecastDays} days · ${today} due today` +
             (busiest && busiest.day > 0 && busiest.count > today ? ` · busiest: ${busiest.label} (${busiest.count})` : '')}
       </p>
-      <LoadBoundary fallback={<p className="chart-placeholder muted">The chart could not be loaded.</p>}>
-        <Suspense
-          fallback={
-            <div className="chart-placeholder" aria-hidden="true">
-              Loading chart…
-            </div>
-          }
-        >
-          <ForecastChart data={series} />
-        </Suspense>
-      </LoadBoundary>
+      <LazyChart>
+        <ForecastChart data={series} />
+      </LazyChart>
       <table className="visually-hidden" data-testid="forecast-table">
         <caption>Reviews due per day</caption>
         <thead>

@@ -1,4 +1,4 @@
-import { Component, type ReactNode } from 'react';
+import { Component, Suspense, type ReactNode } from 'react';
 
 interface LoadBoundaryProps {
   /** Shown instead of `children` when they fail to load or render (e.g. a lazy chunk). */
@@ -20,4 +20,21 @@ export class LoadBoundary extends Component<LoadBoundaryProps, { failed: boolean
   override render() {
     return this.state.failed ? this.props.fallback : this.props.children;
   }
+}
+
+/** A lazily loaded chart: a placeholder while its chunk loads, a short note if it fails. */
+export function LazyChart({ children }: { children: ReactNode }) {
+  return (
+    <LoadBoundary fallback={<p className="chart-placeholder muted">The chart could not be loaded.</p>}>
+      <Suspense
+        fallback={
+          <div className="chart-placeholder" aria-hidden="true">
+            Loading chart…
+          </div>
+        }
+      >
+        {children}
+      </Suspense>
+    </LoadBoundary>
+  );
 }
