@@ -30,7 +30,7 @@ import {
 } from '../provider';
 import { newCard, ratingForConfidence, reviewCard, type RatingName } from '../scheduling/fsrs';
 import { findPlainChoices, LeakGuard, stripLeaks } from './sanitize';
-import type { ChecklistEntry, SessionRecord, SessionRepository, StoredMessage } from './session-repository';
+import type { ChecklistEntry, SessionChanges, SessionRecord, SessionRepository, StoredMessage } from './session-repository';
 import { buildHistory, buildState, checklistProgress, isEnded, toConversation, toolNameForKind, widgetForAction } from './session-view';
 import { checkWidgetAnswer, recordWidgetAnswer } from './widget-answers';
 
@@ -463,13 +463,7 @@ export class SessionRoom extends RoomBase {
           createdAt: now,
         });
         repository.markAnswered(result.id, now);
-        repository.updateSession(
-          this.sessionId,
-          mode.change.mode === 'rabbithole'
-            ? { mode: 'rabbithole', rabbitholeTopic: mode.change.topic }
-            : { mode: 'recall', rabbitholeTopic: null, probeAttempts: 0 },
-          now,
-        );
+        repository.updateSession(this.sessionId, modeChanges(mode.change), now);
       }
       if (widget && widgetId) {
         repository.createPendingAction({
@@ -527,11 +521,7 @@ export class SessionRoom extends RoomBase {
     const session = repository.getSession(this.sessionId);
     if (!session) return;
     if (isEnded(session.status)) return this.fail(reply, 'session_ended', 'This session has ended.');
-    repository.updateSession(
-      this.sessionId,
-      topic === null ? { mode: 'recall', rabbitholeTopic: null } : { mode: 'rabbithole', rabbitholeTopic: topic },
-      clock.now(),
-    );
+    repository.updateSession(this.sessionId, modeChanges(topic === null ? { mode: 'recall' } : { mode: 'rabbithole', topic }), clock.now());
     this.broadcast({ type: 'state_update', payload: { state: this.state() } });
   }
 
@@ -605,6 +595,16 @@ interface DraftReply {
 function regenerationNote(feedback: string, leaks: string[]): string {
   const note = `Your previous draft of this reply mentioned internal details (${leaks.join(', ')}). Write the reply again, speaking to the learner directly, without any of them.`;
   return feedback.trim() ? `${feedback.trim()}\n${note}` : note;
+}
+
+/**
+ * The session columns a mode change sets, whoever asked for it (the learner or the tutor):
+ * leaving a rabbit hole starts the current point's cueing afresh.
+ */
+function modeChanges(change: ModeChange): SessionChanges {
+  return change.mode === 'rabbithole'
+    ? { mode: 'rabbithole', rabbitholeTopic: change.topic }
+    : { mode: 'recall', rabbitholeTopic: null, probeAttempts: 0 };
 }
 
 /** A mode change applies only to recall sessions, and only when it changes something. */
