@@ -62,6 +62,13 @@ describe('a recall turn through the anthropic provider', () => {
     expect(JSON.stringify(second!.body.messages)).not.toContain('SECRET-NOTE');
     expect(second!.body.messages.at(-1)).toEqual({ role: 'user', content: [{ type: 'text', text: 'I think ribosomes build proteins' }] });
     expect(JSON.stringify(client.events)).not.toContain('SECRET-NOTE');
+    // Nor is it stored: not in the messages table, not in the replay.
+    const stored = server.server.database.$client.prepare('SELECT content, tool_call FROM messages WHERE session_id = ?').all(sessionId);
+    expect(stored.length).toBeGreaterThan(0);
+    expect(JSON.stringify(stored)).not.toContain('SECRET-NOTE');
+    const replay = await server.api('GET', `/api/sessions/${sessionId}/replay`, { token });
+    expect(replay.status).toBe(200);
+    expect(JSON.stringify(replay.body)).not.toContain('SECRET-NOTE');
     expect(fake.requestsFor('safety')).toHaveLength(1);
 
     // The next learner message: the recalled point is never offered again.
