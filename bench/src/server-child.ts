@@ -45,6 +45,7 @@ async function startTutorloop(options: ChildOptions): Promise<RunningChild> {
     WEB_DIST: '',
     // The default (30 frames / 10 s) is per learner; a closed-loop bench client sends faster.
     WS_RATE_LIMIT: '10000',
+    TURN_RATE_LIMIT: '100000',
   });
   if (!config.ok) throw new Error(config.error);
   const provider = createBenchProvider(latencyProfiles[options.latency]);

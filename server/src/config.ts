@@ -31,8 +31,10 @@ const ConfigSchema = z.object({
   ),
   /** Largest WebSocket text frame processed, in bytes; larger ones get an `error` event. */
   WS_MAX_FRAME_BYTES: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1024).max(1_048_576).default(65_536)),
-  /** Frames a connection may send per 10 seconds before it gets `rate_limited` errors. */
+  /** Frames a learner may send per 10 seconds, across all their sockets, before `rate_limited` errors. */
   WS_RATE_LIMIT: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(10_000).default(30)),
+  /** Turns (chat messages, widget answers, rabbit-hole changes, HTTP steps) a learner may start per minute, across all sessions. */
+  TURN_RATE_LIMIT: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(100_000).default(30)),
   /**
    * How long a turn keeps running after the last socket of its session closed, in ms; then
    * its model calls are cancelled (the learner's message stays, answered on reconnect).
@@ -56,6 +58,7 @@ export interface Config {
   logLevel: z.infer<typeof ConfigSchema>['LOG_LEVEL'];
   wsMaxFrameBytes: number;
   wsRateLimit: number;
+  turnRateLimit: number;
   socketGraceMs: number;
   webDist: string;
 }
@@ -92,6 +95,7 @@ export function parseConfig(environment: Record<string, string | undefined>): Co
       logLevel: env.LOG_LEVEL,
       wsMaxFrameBytes: env.WS_MAX_FRAME_BYTES,
       wsRateLimit: env.WS_RATE_LIMIT,
+      turnRateLimit: env.TURN_RATE_LIMIT,
       socketGraceMs: env.SOCKET_GRACE_MS,
       webDist: env.WEB_DIST,
     },

@@ -24,6 +24,11 @@ try {
     await server.close();
     process.exit(0);
   };
+  // The last resort (SPEC §8): every frame and request already runs inside a guard, so an
+  // exception that still escapes is a bug in a background task. Log it loudly and keep
+  // serving the other learners rather than drop every session at once.
+  process.on('uncaughtException', (error, origin) => server.logger.error({ err: error, origin }, 'uncaught exception; still serving'));
+  process.on('unhandledRejection', (reason) => server.logger.error({ err: reason }, 'unhandled promise rejection; still serving'));
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
 } catch (error) {

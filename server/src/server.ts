@@ -11,6 +11,7 @@ import { createTokenService, resolveJwtSecret } from './auth/tokens';
 import type { Config } from './config';
 import { repositoryRoot } from './config';
 import { loadCatalog, type Catalog } from './core/assessment';
+import { LearnerLimits } from './core/limits/learner-limits';
 import { createOfflineProvider } from './core/offline/offline-provider';
 import { systemClock, uuidGenerator, type Clock, type Logger } from './core/ports';
 import type { TutorProvider } from './core/provider';
@@ -40,6 +41,7 @@ export interface RunningServer {
   port: number;
   database: Database;
   provider: TutorProvider;
+  logger: Logger;
   close(): Promise<void>;
 }
 
@@ -90,6 +92,10 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
   const catalog = overrides.catalog ?? loadCatalog();
   const assessments = new SqliteAssessmentRepository(database);
   const sandbox = createSandbox();
+  const limits = new LearnerLimits(
+    { frames: { limit: config.wsRateLimit, windowMs: 10_000 }, turns: { limit: config.turnRateLimit, windowMs: 60_000 } },
+    clock,
+  );
 
   const hub = new SessionHub({
     repository,
@@ -107,7 +113,7 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
   // Per-request logs only when debugging; errors always reach the log.
   const requestLogLevel = config.logLevel === 'debug' || config.logLevel === 'trace' || config.logLevel === 'silent' ? config.logLevel : 'warn';
   const app = Fastify({ loggerInstance: logger.child({}, { level: requestLogLevel }) as FastifyBaseLogger, bodyLimit: 1_048_576 });
-  registerRoutes(app, { tokens, clock, hub, learners, recallSets, sessions, tutor: provider.name, version, catalog });
+  registerRoutes(app, { tokens, clock, hub, limits, learners, recallSets, sessions, tutor: provider.name, version, catalog });
 
   if (config.webDist && existsSync(path.join(config.webDist, 'index.html'))) {
     await app.register(fastifyStatic, { root: path.resolve(config.webDist), wildcard: false });
@@ -126,7 +132,7 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
     tokens,
     logger: logger as unknown as Logger,
     maxFrameBytes: config.wsMaxFrameBytes,
-    rateLimit: config.wsRateLimit,
+    limits,
   });
   app.server.on('upgrade', (request, socket, head) => {
     if (sockets.matches(request)) sockets.handleUpgrade(request, socket, head);
@@ -142,6 +148,7 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
     port,
     database,
     provider,
+    logger: logger as unknown as Logger,
     async close() {
       sockets.close();
       await hub.close();

@@ -4,6 +4,7 @@
  */
 export * from './assessment';
 export * from './errors';
+export * from './json-guard';
 export * from './limits';
 export * from './rest';
 export * from './session';

@@ -22,6 +22,10 @@ export const Limits = {
   codeMaxLength: 20_000,
   /** Longest rabbit-hole topic. */
   rabbitholeTopicMaxLength: 200,
+  /** Deepest nesting of arrays and objects in a WebSocket frame (the protocol needs 3). */
+  frameMaxDepth: 16,
+  /** Deepest nesting of arrays and objects in an HTTP JSON body. */
+  bodyMaxDepth: 32,
 } as const;
 
 /** WebSocket close codes used by the server (4xxx: application-defined). */

@@ -18,6 +18,17 @@ export const Credentials = z.object({
 });
 export type Credentials = z.infer<typeof Credentials>;
 
+/**
+ * A login attempt. Only the shape is checked: the sign-up policy (lengths, characters) is
+ * not, so a password too short to have been registered fails as any wrong password does
+ * (401), telling an attacker nothing about the policy.
+ */
+export const LoginCredentials = z.object({
+  username: z.string().trim().max(200),
+  password: z.string().max(1000),
+});
+export type LoginCredentials = z.infer<typeof LoginCredentials>;
+
 /** A learner as shown to themselves. */
 export const Learner = z.object({
   id: z.string(),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ErrorCodeSchema } from './errors';
+import { describeUnknownValue, parseClientJson } from './json-guard';
 import { Limits } from './limits';
 import { HistoryMessage, SessionState, SessionSummary } from './session';
 import { Widget, WidgetAnswer } from './widgets';
@@ -104,16 +105,19 @@ function describeIssues(error: z.ZodError): string {
 }
 
 /**
- * Parses one text frame from a client. Never throws: a bad frame yields an error the
- * server sends back as an `error` event while the connection stays open.
+ * Parses one text frame from a client. Never throws, and never recurses over or
+ * stringifies the unvalidated value: nesting is bounded before parsing (SPEC §8), every
+ * string comes out well-formed, and a bad frame yields an error the server sends back as
+ * an `error` event while the connection stays open.
  */
 export function parseClientMessage(raw: string): ParseResult<ClientMessage> {
-  let data: unknown;
-  try {
-    data = JSON.parse(raw);
-  } catch {
-    return { ok: false, error: { code: 'invalid_json', message: 'Frame is not valid JSON.' } };
+  const json = parseClientJson(raw, Limits.frameMaxDepth);
+  if (!json.ok) {
+    return json.error.reason === 'too_deep'
+      ? { ok: false, error: { code: 'invalid_payload', message: `Frame nests deeper than ${Limits.frameMaxDepth} levels.` } }
+      : { ok: false, error: { code: 'invalid_json', message: 'Frame is not valid JSON.' } };
   }
+  const data = json.value;
   if (typeof data !== 'object' || data === null || Array.isArray(data)) {
     return { ok: false, error: { code: 'invalid_payload', message: 'Frame must be a JSON object {"type","payload"}.' } };
   }
@@ -123,7 +127,7 @@ export function parseClientMessage(raw: string): ParseResult<ClientMessage> {
       ok: false,
       error: {
         code: 'unknown_type',
-        message: `Unknown message type ${JSON.stringify(type ?? null)}; expected one of ${clientMessageTypes.join(', ')}.`,
+        message: `Unknown message type ${describeUnknownValue(type)}; expected one of ${clientMessageTypes.join(', ')}.`,
       },
     };
   }

@@ -58,6 +58,7 @@ export function startLocalServer(options: LocalServerOptions = {}): Promise<Star
       // The API is all the evaluation needs; a fast scripted learner must not be throttled.
       WEB_DIST: '',
       WS_RATE_LIMIT: '10000',
+      TURN_RATE_LIMIT: '100000',
       ...options.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

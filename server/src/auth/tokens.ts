@@ -1,6 +1,7 @@
 /**
  * JWT issue and verification with jose. The algorithm is pinned (HS256) on verify, so a
- * token signed with `none` or another algorithm is rejected.
+ * token signed with `none` or another algorithm is rejected, and a token must carry `exp`,
+ * `iat` and `sub` (SPEC §8): one without an expiry never verifies, even with the right key.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -25,7 +26,7 @@ export function createTokenService(secret: string): TokenService {
     async verify(token) {
       if (!token) return null;
       try {
-        const { payload } = await jwtVerify(token, key, { algorithms: [algorithm], issuer });
+        const { payload } = await jwtVerify(token, key, { algorithms: [algorithm], issuer, requiredClaims: ['exp', 'iat', 'sub'] });
         return typeof payload.sub === 'string' ? payload.sub : null;
       } catch {
         return null;

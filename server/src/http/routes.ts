@@ -8,8 +8,11 @@ import {
   CreateRecallSetBody,
   CreateSessionBody,
   Credentials,
+  Limits,
+  LoginCredentials,
   ImportRecallSetBody,
   StepBody,
+  parseClientJson,
   UpdateLearnerBody,
   UpdateRecallSetBody,
   type AuthResponse,
@@ -20,6 +23,7 @@ import {
 } from '@tutorloop/shared';
 import type { TokenService } from '../auth/tokens';
 import type { Catalog } from '../core/assessment';
+import { retryHint, type LearnerLimits } from '../core/limits/learner-limits';
 import type { Clock } from '../core/ports';
 import type { SessionHub } from '../core/session/session-hub';
 import { AppError } from '../services/app-error';
@@ -31,6 +35,7 @@ export interface RouteDeps {
   tokens: TokenService;
   clock: Clock;
   hub: SessionHub;
+  limits: LearnerLimits;
   learners: LearnerService;
   recallSets: RecallSetService;
   sessions: SessionService;
@@ -62,10 +67,24 @@ function idParam(request: FastifyRequest): string {
 }
 
 export function registerRoutes(app: FastifyInstance, deps: RouteDeps): void {
-  const { tokens, clock, hub, learners, recallSets, sessions, catalog } = deps;
+  const { tokens, clock, hub, limits, learners, recallSets, sessions, catalog } = deps;
+
+  // JSON bodies: nesting bounded before parsing, every string made well-formed (SPEC §8).
+  // JSON.parse never assigns prototypes, and bodies reach services only through zod
+  // schemas, which copy known keys: a `__proto__` key is inert.
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text.trim() === '') return done(null, undefined);
+    const parsed = parseClientJson(text, Limits.bodyMaxDepth);
+    if (parsed.ok) return done(null, parsed.value);
+    const message = parsed.error.reason === 'too_deep' ? `Request body nests deeper than ${Limits.bodyMaxDepth} levels.` : 'Request body is not valid JSON.';
+    done(new AppError(parsed.error.reason === 'too_deep' ? 'invalid_payload' : 'invalid_json', message), undefined);
+  });
 
   app.setErrorHandler((error: Error & { statusCode?: number; code?: string }, request, reply) => {
     if (error instanceof AppError) {
+      if (error.retryAfterMs !== undefined) reply.header('retry-after', String(Math.max(1, Math.ceil(error.retryAfterMs / 1000))));
       return reply.status(error.status).send({ error: { code: error.code, message: error.message } });
     }
     if (error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || (error instanceof SyntaxError && error.statusCode === 400)) {
@@ -100,7 +119,7 @@ export function registerRoutes(app: FastifyInstance, deps: RouteDeps): void {
   });
 
   app.post('/api/auth/login', async (request): Promise<AuthResponse> => {
-    const learner = await learners.login(validate(Credentials, request.body));
+    const learner = await learners.login(validate(LoginCredentials, request.body));
     return { token: await tokens.issue(learner.id), learner };
   });
 
@@ -177,6 +196,11 @@ export function registerRoutes(app: FastifyInstance, deps: RouteDeps): void {
     api.post('/api/sessions/:id/step', async (request): Promise<StepResponse> => {
       const session = sessions.owned(request.learnerId, idParam(request));
       const body = validate(StepBody, request.body);
+      const budget = limits.takeTurn(request.learnerId);
+      if (!budget.ok) {
+        const { limit, windowMs } = limits.options.turns;
+        throw new AppError('rate_limited', `Too many turns: at most ${limit} per ${windowMs / 1000} seconds across all your sessions. ${retryHint(budget.retryAfterMs)}`, budget.retryAfterMs);
+      }
       const room = hub.room(session.id);
       const events: ServerEvent[] = [];
       const collect = (event: ServerEvent) => events.push(event);

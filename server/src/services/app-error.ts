@@ -19,6 +19,8 @@ export class AppError extends Error {
   constructor(
     readonly code: ErrorCode,
     message: string,
+    /** For `rate_limited`: sent as the `Retry-After` header (seconds). */
+    readonly retryAfterMs?: number,
   ) {
     super(message);
   }

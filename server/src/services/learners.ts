@@ -1,6 +1,6 @@
 /** Registration, login and the learner's own settings. */
 import { eq } from 'drizzle-orm';
-import type { Credentials, Learner } from '@tutorloop/shared';
+import type { Credentials, Learner, LoginCredentials } from '@tutorloop/shared';
 import { hashPassword, verifyPassword } from '../auth/passwords';
 import type { Database } from '../db/database';
 import { learners } from '../db/schema';
@@ -34,12 +34,18 @@ export class LearnerService {
     }
   }
 
-  async login(credentials: Credentials): Promise<Learner> {
+  async login(credentials: LoginCredentials): Promise<Learner> {
     const row = this.database.select().from(learners).where(eq(learners.usernameKey, credentials.username.toLowerCase())).get();
-    if (!row || !(await verifyPassword(credentials.password, row.passwordHash))) {
-      throw new AppError('unauthorized', 'Wrong username or password.');
-    }
+    // An unknown username costs the same scrypt work as a wrong password, so timing does not tell them apart.
+    const verified = await verifyPassword(credentials.password, row?.passwordHash ?? (await this.decoyHash()));
+    if (!row || !verified) throw new AppError('unauthorized', 'Wrong username or password.');
     return toLearner(row);
+  }
+
+  private decoy: Promise<string> | undefined;
+  private decoyHash(): Promise<string> {
+    this.decoy ??= hashPassword(crypto.randomUUID());
+    return this.decoy;
   }
 
   get(learnerId: string): Learner | null {

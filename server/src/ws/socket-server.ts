@@ -8,6 +8,7 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { CloseCodes, parseClientMessage, type ErrorCode, type ServerEvent } from '@tutorloop/shared';
 import type { TokenService } from '../auth/tokens';
+import { retryHint, type LearnerLimits } from '../core/limits/learner-limits';
 import type { Logger } from '../core/ports';
 import type { SessionHub } from '../core/session/session-hub';
 import type { SessionRepository } from '../core/session/session-repository';
@@ -19,12 +20,13 @@ export interface SocketServerOptions {
   logger: Logger;
   /** Largest text frame processed, in bytes. */
   maxFrameBytes: number;
-  /** Frames allowed per connection per 10-second window. */
-  rateLimit: number;
+  /** Frame and turn budgets counted per learner across all of their sockets. */
+  limits: LearnerLimits;
 }
 
 const pathPattern = /^\/sessions\/ws\/([^/?#]+)$/;
-const rateWindowMs = 10_000;
+/** Client messages that make the tutor work, each paid for from the learner's turn budget. */
+const turnMessageTypes: ReadonlySet<string> = new Set(['chat', 'widget_response', 'rabbithole']);
 
 export class SocketServer {
   private readonly server: WebSocketServer;
@@ -32,7 +34,10 @@ export class SocketServer {
   constructor(private readonly options: SocketServerOptions) {
     // ws itself closes with 1009 above maxPayload; leave headroom so frames a little over
     // our own limit still get a readable `error` event instead of a dropped connection.
-    this.server = new WebSocketServer({ noServer: true, maxPayload: Math.max(options.maxFrameBytes * 4, 1_048_576) });
+    // ws would close the connection (1007) on a text frame that is not valid UTF-8; we take
+    // the bytes and decode them with replacement characters instead, so the frame gets an
+    // answer and the connection survives (SPEC §8).
+    this.server = new WebSocketServer({ noServer: true, maxPayload: Math.max(options.maxFrameBytes * 4, 1_048_576), skipUTF8Validation: true });
   }
 
   /** True if the request is ours to upgrade. */
@@ -45,7 +50,10 @@ export class SocketServer {
     const sessionId = decodeURIComponent(pathPattern.exec(url.pathname)?.[1] ?? '');
     const token = url.searchParams.get('token');
     this.server.handleUpgrade(request, socket, head, (ws) => {
-      void this.handleConnection(ws, sessionId, token);
+      this.handleConnection(ws, sessionId, token).catch((error: unknown) => {
+        this.options.logger.error({ err: error, sessionId }, 'socket connection failed');
+        if (ws.readyState === ws.OPEN) ws.close(CloseCodes.internalError, 'Internal error');
+      });
     });
   }
 
@@ -69,31 +77,53 @@ export class SocketServer {
       if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(event));
     };
     const sendError = (code: ErrorCode, message: string) => send({ type: 'error', payload: { code, message } });
-    let windowStart = Date.now();
-    let framesInWindow = 0;
+    const { limits } = this.options;
+    // One `rate_limited` error per burst, not one per refused frame: a flood must not be echoed.
+    let refusing = false;
+    const refuse = (what: string, retryAfterMs: number) => {
+      if (refusing) return;
+      refusing = true;
+      sendError('rate_limited', `${what} ${retryHint(retryAfterMs)}`);
+    };
 
-    const handleSocketMessage = (data: RawData, isBinary: boolean) => {
-      const now = Date.now();
-      if (now - windowStart >= rateWindowMs) {
-        windowStart = now;
-        framesInWindow = 0;
-      }
-      framesInWindow += 1;
-      if (framesInWindow > this.options.rateLimit) {
-        if (framesInWindow === this.options.rateLimit + 1) {
-          sendError('rate_limited', `Too many messages: at most ${this.options.rateLimit} per ${rateWindowMs / 1000} seconds. Slow down and resend.`);
-        }
-        return;
+    const processFrame = (data: RawData, isBinary: boolean) => {
+      const frameBudget = limits.takeFrame(learnerId);
+      if (!frameBudget.ok) {
+        const { limit, windowMs } = limits.options.frames;
+        return refuse(`Too many messages: at most ${limit} per ${windowMs / 1000} seconds across all your connections.`, frameBudget.retryAfterMs);
       }
       if (isBinary) return sendError('binary_not_supported', 'Binary frames are not supported; send JSON text.');
       const size = Array.isArray(data) ? data.reduce((sum, part) => sum + part.length, 0) : (data as Buffer | ArrayBuffer).byteLength;
       if (size > this.options.maxFrameBytes) {
         return sendError('frame_too_large', `Frame of ${size} bytes exceeds the limit of ${this.options.maxFrameBytes} bytes.`);
       }
+      // Invalid UTF-8 decodes to U+FFFD here; lone surrogates written as \u escapes are replaced by the parser.
       const text = Array.isArray(data) ? Buffer.concat(data).toString('utf8') : Buffer.from(data as Buffer).toString('utf8');
       const parsed = parseClientMessage(text);
       if (!parsed.ok) return sendError(parsed.error.code, parsed.error.message);
-      void room.handle(parsed.value, send);
+      if (turnMessageTypes.has(parsed.value.type)) {
+        const turnBudget = limits.takeTurn(learnerId);
+        if (!turnBudget.ok) {
+          const { limit, windowMs } = limits.options.turns;
+          return refuse(`Too many turns: at most ${limit} per ${windowMs / 1000} seconds across all your sessions; this message was not sent.`, turnBudget.retryAfterMs);
+        }
+      }
+      refusing = false;
+      room.handle(parsed.value, send).catch((error: unknown) => {
+        logger.error({ err: error, sessionId }, 'handling a frame failed');
+        sendError('internal', 'Something went wrong on our side; the session is intact — try again.');
+      });
+    };
+
+    // The boundary (SPEC §8): whatever a frame does, it ends in an `error` event and a log
+    // line, never in a dead process or a dead connection.
+    const handleSocketMessage = (data: RawData, isBinary: boolean) => {
+      try {
+        processFrame(data, isBinary);
+      } catch (error) {
+        logger.error({ err: error, sessionId }, 'handling a frame failed');
+        sendError('internal', 'Something went wrong on our side; the session is intact — try again.');
+      }
     };
 
     ws.off('message', holdEarly);
