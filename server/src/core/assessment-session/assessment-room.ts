@@ -90,7 +90,7 @@ export class AssessmentRoom extends RoomBase {
         this.fail(reply, 'invalid_payload', 'Rabbit holes belong to recall sessions; an assessment goes item by item.');
         return Promise.resolve();
       case 'end_session':
-        this.cancelInFlight();
+        // Not cancelled: an answer being scored is the learner's and counts; ending waits for it.
         return this.enqueue(async () => {
           const session = this.session();
           if (!session || isEnded(session.status)) return this.fail(reply, 'session_ended', 'This assessment has already ended.');
@@ -175,6 +175,7 @@ export class AssessmentRoom extends RoomBase {
 
   /** Presents the next item, or ends the assessment when time is up or every item is answered. */
   private async advance(): Promise<void> {
+    if (!(await this.scoreStoredAnswers())) return;
     const session = this.session();
     if (!session || isEnded(session.status)) return;
     const { config } = this.setup();
@@ -239,7 +240,7 @@ export class AssessmentRoom extends RoomBase {
     const session = this.session();
     if (!session) return;
     if (isEnded(session.status)) return this.fail(reply, 'session_ended', 'This assessment has ended; your results are ready.');
-    const { blueprint, config } = this.setup();
+    const { config } = this.setup();
     if (this.expired(config)) {
       await this.complete('time_expired');
       return this.fail(reply, 'session_ended', 'Time is up: answers given before the limit are scored.');
@@ -254,43 +255,75 @@ export class AssessmentRoom extends RoomBase {
     const stored = assessments.listItems(this.sessionId).find((candidate) => candidate.widgetId === widgetId);
     if (!stored) throw new Error(`pending widget ${widgetId} has no item`);
 
-    const input: EvaluateInput = {
-      item: stored.item,
-      answerText: checked.value,
-      ...('selectedIndex' in response ? { selectedIndex: response.selectedIndex } : {}),
-      ...('code' in response ? { code: response.code } : {}),
-    };
-    const signal = this.freshSignal();
-    let scored;
-    try {
-      scored = await this.tools.call(this.tools.evaluate, this.context(), { ...input, signal });
-    } catch (error) {
-      // Ending the session stops a code run; the answer is then not scored, and that is all.
-      if (signal.aborted) return;
-      throw error;
-    }
+    // The answer is stored before it is scored (SPEC §8): a crash or a cancelled run while
+    // the sandbox works loses nothing, and `advance` scores it when the session resumes.
     const now = clock.now();
-    const answer: StoredResponse = {
-      itemId: stored.id,
-      answerText: checked.value,
-      credit: scored.result.credit,
-      testsPassed: scored.result.testsPassed,
-      testsTotal: scored.result.testsTotal,
-      note: scored.result.note,
-      responseSeconds: Math.max(0, (now.getTime() - stored.presentedAt.getTime()) / 1000),
-      answeredAt: now,
-    };
     repository.transaction(() => {
-      const message = recordWidgetAnswer(repository, { id: ids.next(), action, response, text: checked.value, at: now });
-      repository.markAnswered(message.id, now);
-      assessments.addResponse(this.sessionId, answer);
-      const items = assessments.listItems(this.sessionId);
-      const records = this.responseRecords(items, assessments.listResponses(this.sessionId));
-      assessments.saveAbilities(this.sessionId, session.learnerId, estimateAbilities(this.deps.catalog, blueprint.id, records), now);
-      repository.updateSession(this.sessionId, { status: 'active', turn: session.turn + 1 }, now);
+      recordWidgetAnswer(repository, { id: ids.next(), action, response, text: checked.value, at: now });
+      repository.updateSession(this.sessionId, { status: 'active' }, now);
     });
-    this.broadcast({ type: 'state_update', payload: { state: this.state() } });
     await this.advance();
+  }
+
+  /**
+   * Scores every stored answer that has no score yet — the one just given, or one a crash
+   * or a cancellation left — in order. False if a run was cancelled (left for the next resume).
+   */
+  private async scoreStoredAnswers(): Promise<boolean> {
+    const { repository, assessments, clock } = this.deps;
+    const items = assessments.listItems(this.sessionId);
+    const scored = new Set(assessments.listResponses(this.sessionId).map((response) => response.itemId));
+    const unscored = items.filter((stored) => !scored.has(stored.id));
+    if (unscored.length === 0) return true;
+    const answers = new Map(
+      repository
+        .listMessages(this.sessionId)
+        .flatMap((message) => (message.role === 'tool_result' && message.widgetAnswer && message.answeredAt === null ? [[message.widgetAnswer.widgetId, message] as const] : [])),
+    );
+    for (const stored of unscored) {
+      const message = answers.get(stored.widgetId);
+      if (!message?.widgetAnswer) continue;
+      const response = message.widgetAnswer.response;
+      const input: EvaluateInput = {
+        item: stored.item,
+        answerText: message.content,
+        ...('selectedIndex' in response ? { selectedIndex: response.selectedIndex } : {}),
+        ...('code' in response ? { code: response.code } : {}),
+      };
+      const signal = this.freshSignal();
+      let result: EvaluateResult;
+      try {
+        result = (await this.tools.call(this.tools.evaluate, this.context(), { ...input, signal })).result;
+      } catch (error) {
+        // Shutdown or nobody left listening stopped a code run: the answer stays stored and is
+        // scored on the next resume.
+        if (signal.aborted) return false;
+        throw error;
+      }
+      const now = clock.now();
+      const answeredAt = message.createdAt;
+      const answer: StoredResponse = {
+        itemId: stored.id,
+        answerText: message.content,
+        credit: result.credit,
+        testsPassed: result.testsPassed,
+        testsTotal: result.testsTotal,
+        note: result.note,
+        // Timed to when the learner answered, not to when scoring finished.
+        responseSeconds: Math.max(0, (answeredAt.getTime() - stored.presentedAt.getTime()) / 1000),
+        answeredAt,
+      };
+      repository.transaction(() => {
+        const session = this.session()!;
+        repository.markAnswered(message.id, now);
+        assessments.addResponse(this.sessionId, answer);
+        const records = this.responseRecords(assessments.listItems(this.sessionId), assessments.listResponses(this.sessionId));
+        assessments.saveAbilities(this.sessionId, session.learnerId, estimateAbilities(this.deps.catalog, this.setup().blueprint.id, records), now);
+        repository.updateSession(this.sessionId, { turn: session.turn + 1 }, now);
+      });
+      this.broadcast({ type: 'state_update', payload: { state: this.state() } });
+    }
+    return true;
   }
 
   /** Scores an answer on the server: exact match for a choice, the tests in the sandbox for code. */

@@ -1,9 +1,13 @@
 /**
  * Which item comes next — decided by the backend alone, never by the model (SPEC §4.3).
  *
- * - `fixed`: one form for every learner. The section's planned levels are served easiest
- *   first, skills in rotation, and each item's content comes from the blueprint's seed and
- *   its slot, so the session's random source is not used.
+ * - `fixed`: one form — the same structure for every learner and every attempt. The
+ *   section's planned levels are served easiest first, skills in rotation, and each slot's
+ *   case (what makes it easy or hard) comes from the blueprint's seed. The item's content —
+ *   its numbers, strings and tests — is drawn from the session's source, so every attempt
+ *   meets a parallel variant of each slot: the review of one attempt (which shows the
+ *   correct answers) cannot be used to answer the next (exposure control, as parallel forms
+ *   do in the IRT literature).
  * - `random_from_pool`: sections in order; within a section a level still owed is drawn,
  *   then a skill supporting it and a case of that level, all from the session's source.
  * - `adaptive`: the weakest domain still owing items, and of its section's candidate items
@@ -40,7 +44,7 @@ export function nextItem(catalog: Catalog, assessmentId: string, answered: reado
   if (first === undefined) return null;
   switch (assessment.selection) {
     case 'fixed':
-      return nextFixedItem(catalog, assessment, first, answered, exclude);
+      return nextFixedItem(catalog, assessment, first, answered, random, exclude);
     case 'random_from_pool':
       return nextPoolItem(catalog, first, answered, random, exclude);
     case 'adaptive':
@@ -57,6 +61,7 @@ function nextFixedItem(
   assessment: AssessmentBlueprint,
   section: AssessmentSection,
   answered: readonly ResponseRecord[],
+  random: Random,
   exclude: ReadonlySet<string>,
 ): GeneratedItem {
   const slot = answeredIn(section, answered).length;
@@ -67,8 +72,8 @@ function nextFixedItem(
   const sameLevelBefore = levels.slice(0, slot).filter((earlier) => earlier === level).length;
   const skill = candidates[sameLevelBefore % candidates.length];
   if (skill === undefined) throw new Error(`section "${section.id}" has no ${level} skill`);
-  const random = createRandom(`${assessment.seed ?? assessment.id}|${section.id}|${slot}`);
-  const caseName = pickOne(random, casesAtLevel(skill.blueprint.difficultyFactors, level));
+  const form = createRandom(`${assessment.seed ?? assessment.id}|${section.id}|${slot}`);
+  const caseName = pickOne(form, casesAtLevel(skill.blueprint.difficultyFactors, level));
   return generateItem(skill, { sectionId: section.id, caseName }, random, exclude);
 }
 
