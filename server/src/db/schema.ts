@@ -119,6 +119,12 @@ export const sessions = sqliteTable(
     title: text('title').notNull(),
     /** Type-specific configuration, JSON. */
     config: text('config', { mode: 'json' }).$type<Record<string, unknown>>().notNull().default(sql`'{}'`),
+    /**
+     * The session type's state as JSON, validated by core/storage/session-type-state.ts. Null
+     * on rows written before the storage port existed: their state is read from the columns
+     * above (mode, rabbithole_topic, probe_index, probe_attempts, config).
+     */
+    typeState: text('type_state', { mode: 'json' }).$type<Record<string, unknown>>(),
     turn: integer('turn').notNull().default(0),
     /** Index into the checklist of the point the tutor is probing. */
     probeIndex: integer('probe_index').notNull().default(0),

@@ -1,0 +1,46 @@
+/**
+ * The FSRS cards port (SPEC §4.1): one card per learner × point, and the review log. The card
+ * shape is scheduling/fsrs.ts's `CardRecord`; a review log records the card before the review.
+ */
+import type { RatingName } from '../scheduling/fsrs';
+import type { ReviewLogInput, StoredCard } from '../session/session-repository';
+
+export type { StoredCard, ReviewLogInput } from '../session/session-repository';
+
+/** A review log row: the rating, and the part of the card it was given to. */
+export interface ReviewLogRecord {
+  id: string;
+  cardId: string;
+  sessionId: string | null;
+  rating: RatingName;
+  /** The evaluator's confidence; null for the end-of-session Again. */
+  confidence: number | null;
+  previous: Pick<StoredCard, 'state' | 'due' | 'stability' | 'difficulty' | 'scheduledDays'>;
+  reviewedAt: Date;
+}
+
+/** What `save` writes: the card of `learnerId` for `pointId`; `newId` names it if it is new. */
+export interface CardWrite {
+  learnerId: string;
+  pointId: string;
+  card: Omit<StoredCard, 'id'>;
+  /** The id given to the card when the learner has none for this point yet (ids are injected). */
+  newId: string;
+}
+
+/** Reads cards and review logs. */
+export interface CardReader {
+  get(learnerId: string, pointId: string): Promise<StoredCard | null>;
+  /** The learner's cards for some points, keyed by point id; points without a card are absent. */
+  listFor(learnerId: string, pointIds: readonly string[]): Promise<Map<string, StoredCard>>;
+  /** A card's reviews, oldest first. */
+  listReviewLogs(cardId: string): Promise<ReviewLogRecord[]>;
+}
+
+/** Reads and writes cards (inside a transaction, with the checklist change they follow). */
+export interface CardRepository extends CardReader {
+  /** Inserts or updates the learner's card for the point; returns the card's id. */
+  save(write: CardWrite): Promise<string>;
+  /** Adds a review log row; throws `missing_reference` for an unknown card. */
+  addReviewLog(id: string, log: ReviewLogInput): Promise<void>;
+}

@@ -1,0 +1,35 @@
+/** The model call accounting port (SPEC §3, §7): one record per request to a model API. */
+
+/** How a model request ended. */
+export type LlmCallOutcome = 'ok' | 'error' | 'timeout' | 'aborted';
+
+/** One model request, as stored. */
+export interface StoredLlmCall {
+  id: string;
+  sessionId: string | null;
+  /** Why it was made: `evaluator`, `tutor`, `safety`, … */
+  purpose: string;
+  provider: string;
+  model: string;
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
+  latencyMs: number;
+  outcome: LlmCallOutcome;
+  error: string | null;
+  /** When the request started. */
+  createdAt: Date;
+}
+
+/** Reads model call records. */
+export interface LlmCallReader {
+  /** A session's calls, oldest first (ties by id). */
+  listBySession(sessionId: string): Promise<StoredLlmCall[]>;
+}
+
+/** Reads and writes model call records. */
+export interface LlmCallRepository extends LlmCallReader {
+  /** Adds a record (the session need not exist: records outlive deleted sessions). */
+  add(call: StoredLlmCall): Promise<void>;
+}

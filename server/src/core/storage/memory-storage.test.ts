@@ -1,0 +1,4 @@
+import { describeStorageContract } from './storage.contract';
+import { createMemoryStorage } from './memory-storage';
+
+describeStorageContract('memory', () => createMemoryStorage());

@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { initialRecallState, parseTypeState, readTypeState, typeStateOf } from './session-type-state';
+import { isStorageError } from './storage-error';
+
+describe('session type states', () => {
+  it('parses each type’s state and drops fields no type has', () => {
+    expect(parseTypeState({ ...initialRecallState(true), stray: 1 })).toEqual({
+      type: 'recall',
+      mode: 'recall',
+      rabbitholeTopic: null,
+      probeIndex: 0,
+      probeAttempts: 0,
+      allPoints: true,
+    });
+    expect(parseTypeState({ type: 'learning', studyPlanId: 'fractions' })).toEqual({ type: 'learning', studyPlanId: 'fractions' });
+  });
+
+  it('refuses an invalid state on the way in (invalid_value) and reports one on the way out (corrupt)', () => {
+    const bad = { type: 'assessment', blueprintId: 'B', seed: 's', timeLimitSeconds: -1 };
+    expect(() => parseTypeState(bad)).toThrow(expect.objectContaining({ code: 'invalid_value' }));
+    expect(() => readTypeState('s1', bad)).toThrow(expect.objectContaining({ code: 'corrupt' }));
+    expect(() => parseTypeState({ type: 'survey' })).toThrow(expect.objectContaining({ code: 'invalid_value' }));
+  });
+
+  it('narrows a session to the state of its type, and refuses another type', () => {
+    const session = { id: 's1', typeState: initialRecallState(false) };
+    expect(typeStateOf(session, 'recall').probeIndex).toBe(0);
+    let error: unknown;
+    try {
+      typeStateOf(session, 'assessment');
+    } catch (caught) {
+      error = caught;
+    }
+    expect(isStorageError(error, 'invalid_value')).toBe(true);
+  });
+});

@@ -1,0 +1,100 @@
+/**
+ * The per-type state of a session (SPEC §4): what only one session type needs, stored as one
+ * JSON value validated by the schema of its type instead of a column per field. A session's
+ * `type` and its state's `type` are the same by construction: the type is taken from the
+ * state when the session is created, and a state of another type is refused on update.
+ *
+ * Evolving a type's state needs no migration, but every row written earlier must still
+ * parse: add fields with `.default(…)`, never rename or narrow one in place.
+ */
+import { z } from 'zod';
+import { SessionMode, type SessionType } from '@tutorloop/shared';
+import type { AssessmentConfig } from '../assessment-session/assessment-repository';
+import { StorageError } from './storage-error';
+
+/** Recall sessions (SPEC §4.1): the mode, and the point the tutor is probing. */
+export const RecallSessionState = z.object({
+  type: z.literal('recall'),
+  mode: SessionMode,
+  /** The tangent's topic while `mode` is `rabbithole`. */
+  rabbitholeTopic: z.string().nullable(),
+  /** Index into the checklist of the point the tutor is probing. */
+  probeIndex: z.number().int().min(0),
+  /** Learner turns spent on the current probe point without recalling it. */
+  probeAttempts: z.number().int().min(0),
+  /** The checklist holds every point of the set because none was due when the session began. */
+  allPoints: z.boolean(),
+});
+export type RecallSessionState = z.infer<typeof RecallSessionState>;
+
+/** Assessment sessions (SPEC §4.3): what the session was created with. */
+export const AssessmentSessionState = z.object({
+  type: z.literal('assessment'),
+  blueprintId: z.string().min(1),
+  /** Seeds item generation: the same seed and answers give the same next item, after a restart too. */
+  seed: z.string().min(1),
+  timeLimitSeconds: z.number().int().positive(),
+});
+export type AssessmentSessionState = z.infer<typeof AssessmentSessionState>;
+
+/**
+ * Learning sessions (SPEC §4.4): the study plan followed. The learning engine extends this
+ * schema with its own fields (with defaults, see the header).
+ */
+export const LearningSessionState = z.object({
+  type: z.literal('learning'),
+  studyPlanId: z.string().min(1),
+});
+export type LearningSessionState = z.infer<typeof LearningSessionState>;
+
+/** Every session type's state, keyed on `type`. */
+export const SessionTypeState = z.discriminatedUnion('type', [RecallSessionState, AssessmentSessionState, LearningSessionState]);
+export type SessionTypeState = z.infer<typeof SessionTypeState>;
+
+/** The state of one session type. */
+export type SessionTypeStateOf<K extends SessionType> = Extract<SessionTypeState, { type: K }>;
+
+// A session type added to the shared enum without a state here fails to compile.
+const coversEverySessionType: Record<SessionType, true> = {
+  recall: true,
+  assessment: true,
+  learning: true,
+} satisfies Record<SessionTypeState['type'], true>;
+void coversEverySessionType;
+
+// The assessment state is the assessment engine's config plus its tag.
+const assessmentStateIsConfig = (state: AssessmentSessionState): AssessmentConfig => state;
+void assessmentStateIsConfig;
+
+/** The state a new recall session starts with. */
+export function initialRecallState(allPoints: boolean): RecallSessionState {
+  return { type: 'recall', mode: 'recall', rabbitholeTopic: null, probeIndex: 0, probeAttempts: 0, allPoints };
+}
+
+/**
+ * Validates a type state on its way into storage; an invalid one is a caller's bug and
+ * throws `invalid_value` (the adapter's transaction then rolls back).
+ */
+export function parseTypeState(value: unknown): SessionTypeState {
+  const parsed = SessionTypeState.safeParse(value);
+  if (!parsed.success) throw new StorageError('invalid_value', `invalid session type state: ${z.prettifyError(parsed.error)}`);
+  return parsed.data;
+}
+
+/** Reads a stored type state back; a row that does not parse is damaged and throws `corrupt`. */
+export function readTypeState(sessionId: string, value: unknown): SessionTypeState {
+  const parsed = SessionTypeState.safeParse(value);
+  if (!parsed.success) throw new StorageError('corrupt', `session ${sessionId}: stored type state does not parse: ${z.prettifyError(parsed.error)}`);
+  return parsed.data;
+}
+
+/**
+ * The state of a session known to be of type `type`. A session of another type here is a
+ * routing bug (a recall room handed an assessment), so it throws.
+ */
+export function typeStateOf<K extends SessionType>(session: { id: string; typeState: SessionTypeState }, type: K): SessionTypeStateOf<K> {
+  if (session.typeState.type !== type) {
+    throw new StorageError('invalid_value', `session ${session.id} is a ${session.typeState.type} session, not ${type}`);
+  }
+  return session.typeState as SessionTypeStateOf<K>;
+}

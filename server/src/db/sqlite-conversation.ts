@@ -1,0 +1,162 @@
+/**
+ * SQLite repositories of messages, pending actions, assessments and model call records (see
+ * sqlite-repositories.ts for how they run).
+ */
+import { and, asc, desc, eq, isNull, ne, sql } from 'drizzle-orm';
+import { overallDomain, type AssessmentRepository } from '../core/storage/assessments';
+import type { LlmCallRepository, StoredLlmCall } from '../core/storage/llm-calls';
+import type { MessageRepository } from '../core/storage/messages';
+import type { PendingActionRepository } from '../core/storage/pending-actions';
+import { StorageError } from '../core/storage/storage-error';
+import type { Database } from './database';
+import { abilityEstimates, assessmentItems, llmCalls, messages, pendingActions, responses } from './schema';
+import { itemColumns, toPendingAction, toStoredItem, toStoredMessage } from './sqlite-rows';
+
+export function sqliteMessages(database: Database): MessageRepository {
+  const sessionId = sql.placeholder('sessionId');
+  const queries = {
+    all: database.select().from(messages).where(eq(messages.sessionId, sessionId)).orderBy(asc(messages.seq)).prepare(),
+    last: database.select().from(messages).where(eq(messages.sessionId, sessionId)).orderBy(desc(messages.seq)).limit(sql.placeholder('limit')).prepare(),
+    byClientId: database
+      .select()
+      .from(messages)
+      .where(and(eq(messages.sessionId, sessionId), eq(messages.clientMessageId, sql.placeholder('clientMessageId'))))
+      .prepare(),
+    oldestUnanswered: database
+      .select()
+      .from(messages)
+      .where(and(eq(messages.sessionId, sessionId), ne(messages.role, 'tutor'), isNull(messages.answeredAt)))
+      .orderBy(asc(messages.seq))
+      .limit(1)
+      .prepare(),
+    count: database.$client.prepare('SELECT COUNT(*) AS count FROM messages WHERE session_id = ?'),
+    nextSeq: database.$client.prepare('SELECT COALESCE(MAX(seq), 0) + 1 AS seq FROM messages WHERE session_id = ?'),
+  };
+  return {
+    async list(id, options = {}) {
+      if (options.last === undefined) return queries.all.all({ sessionId: id }).map(toStoredMessage);
+      if (options.last <= 0) return [];
+      return queries.last.all({ sessionId: id, limit: options.last }).reverse().map(toStoredMessage);
+    },
+    async count(id) {
+      return (queries.count.get(id) as { count: number }).count;
+    },
+    async findByClientId(id, clientMessageId) {
+      const row = queries.byClientId.get({ sessionId: id, clientMessageId });
+      return row ? toStoredMessage(row) : null;
+    },
+    async findOldestUnanswered(id) {
+      const row = queries.oldestUnanswered.get({ sessionId: id });
+      return row ? toStoredMessage(row) : null;
+    },
+    async append(message) {
+      // One connection, one unit of work at a time: nobody can take this seq between the read and the insert.
+      const { seq } = queries.nextSeq.get(message.sessionId) as { seq: number };
+      const row = database
+        .insert(messages)
+        .values({
+          id: message.id,
+          sessionId: message.sessionId,
+          seq,
+          role: message.role,
+          content: message.content,
+          toolCall: message.toolCall,
+          toolCallId: message.toolCallId,
+          widgetAnswer: message.widgetAnswer,
+          clientMessageId: message.clientMessageId,
+          createdAt: message.createdAt,
+        })
+        .returning()
+        .get();
+      return toStoredMessage(row);
+    },
+    async markAnswered(messageId, at) {
+      const result = database.update(messages).set({ answeredAt: at }).where(eq(messages.id, messageId)).run();
+      if (result.changes === 0) throw new StorageError('not_found', `message ${messageId} does not exist`);
+    },
+  };
+}
+
+export function sqlitePendingActions(database: Database): PendingActionRepository {
+  const pendingOf = database
+    .select()
+    .from(pendingActions)
+    .where(and(eq(pendingActions.sessionId, sql.placeholder('sessionId')), eq(pendingActions.status, 'pending')))
+    .prepare();
+  return {
+    async getPending(sessionId) {
+      const row = pendingOf.get({ sessionId });
+      return row ? toPendingAction(row) : null;
+    },
+    async list(sessionId) {
+      return database
+        .select()
+        .from(pendingActions)
+        .where(eq(pendingActions.sessionId, sessionId))
+        .orderBy(asc(pendingActions.createdAt), asc(pendingActions.id))
+        .all()
+        .map(toPendingAction);
+    },
+    async create(action) {
+      // One pending action per session: checked in the unit of work (serialized on SQLite; a
+      // partial unique index enforces it on PostgreSQL, where units run concurrently).
+      if (pendingOf.get({ sessionId: action.sessionId })) {
+        throw new StorageError('conflict', `session ${action.sessionId} already has a pending action`);
+      }
+      const row = database.insert(pendingActions).values({ ...action, status: 'pending' }).returning().get();
+      return toPendingAction(row);
+    },
+    async resolve(actionId, status, response, at) {
+      const result = database
+        .update(pendingActions)
+        .set({ status, response, answeredAt: at })
+        .where(and(eq(pendingActions.id, actionId), eq(pendingActions.status, 'pending')))
+        .run();
+      return result.changes > 0;
+    },
+  };
+}
+
+export function sqliteAssessments(database: Database): AssessmentRepository {
+  return {
+    async listItems(sessionId) {
+      return database.select().from(assessmentItems).where(eq(assessmentItems.sessionId, sessionId)).orderBy(asc(assessmentItems.position)).all().map(toStoredItem);
+    },
+    async listResponses(sessionId) {
+      const rows = database.select().from(responses).where(eq(responses.sessionId, sessionId)).orderBy(asc(responses.answeredAt), asc(responses.itemId)).all();
+      return rows.map(({ sessionId: _sessionId, ...response }) => response);
+    },
+    async listAbilities(sessionId) {
+      const rows = database.select().from(abilityEstimates).where(eq(abilityEstimates.sessionId, sessionId)).orderBy(asc(abilityEstimates.domain)).all();
+      return rows.map(({ domain, ability, standardError, responses: count, updatedAt }) => ({ domain, ability, standardError, responses: count, updatedAt }));
+    },
+    async addItem(stored) {
+      database.insert(assessmentItems).values(itemColumns(stored)).run();
+    },
+    async addResponse(sessionId, response) {
+      database.insert(responses).values({ sessionId, ...response }).run();
+    },
+    async saveAbilities(sessionId, learnerId, report, at) {
+      for (const row of [{ domain: overallDomain, ...report.overall }, ...report.domains]) {
+        const values = { ability: row.ability, standardError: row.standardError, responses: row.responses, updatedAt: at };
+        database
+          .insert(abilityEstimates)
+          .values({ sessionId, learnerId, domain: row.domain, ...values })
+          .onConflictDoUpdate({ target: [abilityEstimates.sessionId, abilityEstimates.domain], set: values })
+          .run();
+      }
+    },
+  };
+}
+
+export function sqliteLlmCalls(database: Database): LlmCallRepository {
+  return {
+    async listBySession(sessionId) {
+      const rows = database.select().from(llmCalls).where(eq(llmCalls.sessionId, sessionId)).orderBy(asc(llmCalls.createdAt), asc(llmCalls.id)).all();
+      return rows.map((row) => ({ ...row, outcome: row.outcome as StoredLlmCall['outcome'] }));
+    },
+    async add(call) {
+      database.insert(llmCalls).values(call).run();
+    },
+  };
+}

@@ -1,0 +1,117 @@
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Sqlite from 'better-sqlite3';
+import { drizzle } from 'drizzle-orm/better-sqlite3';
+import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { at, newLearner, recallSession, rejection, seedRecall } from '../core/storage/contract/fixtures';
+import { describeStorageContract } from '../core/storage/storage.contract';
+import { isStorageError } from '../core/storage/storage-error';
+import { SqliteAssessmentRepository } from './assessment-store';
+import { openDatabase } from './database';
+import { SqliteSessionRepository } from './session-store';
+import { openSqliteStorage, type SqliteStorage } from './sqlite-storage';
+
+const folder = mkdtempSync(path.join(tmpdir(), 'tutorloop-storage-'));
+let files = 0;
+const nextFile = () => path.join(folder, `storage-${(files += 1)}.db`);
+
+afterAll(() => {
+  rmSync(folder, { recursive: true, force: true });
+});
+
+describeStorageContract('sqlite (temp file)', () => openSqliteStorage(nextFile()));
+
+describe('sqlite storage', () => {
+  const opened: SqliteStorage[] = [];
+  const open = (file: string) => {
+    const storage = openSqliteStorage(file);
+    opened.push(storage);
+    return storage;
+  };
+  afterEach(async () => {
+    await Promise.all(opened.splice(0).map((storage) => storage.close()));
+  });
+
+  it('refuses a unit of work started inside another instead of waiting for itself forever', async () => {
+    const storage = open(nextFile());
+    const error = await rejection(storage.transaction(() => storage.read((reader) => reader.learners.get('x'))));
+    expect(isStorageError(error, 'nested_transaction')).toBe(true);
+    // After the refused unit, the connection is free again.
+    expect(await storage.transaction(async (tx) => (await tx.learners.create(newLearner('l1'))).ok)).toBe(true);
+  });
+
+  it('keeps committed work across a reopen of the file, and nothing of a rolled-back one', async () => {
+    const file = nextFile();
+    const first = open(file);
+    await first.transaction(async (tx) => tx.learners.create(newLearner('kept')));
+    await rejection(
+      first.transaction(async (tx) => {
+        await tx.learners.create(newLearner('dropped'));
+        throw new Error('rolled back');
+      }),
+    );
+    await first.close();
+    const again = open(file);
+    expect(await again.read(async (reader) => [(await reader.learners.get('kept'))?.id, await reader.learners.get('dropped')])).toEqual(['kept', null]);
+  });
+
+  it('writes the legacy session columns too, so code not yet on the port reads what it wrote', async () => {
+    const file = nextFile();
+    const storage = open(file);
+    const seed = await seedRecall(storage);
+    await storage.transaction(async (tx) => {
+      await tx.sessions.update(seed.sessionId, { typeState: { type: 'recall', mode: 'rabbithole', rabbitholeTopic: 'leaves', probeIndex: 2, probeAttempts: 1, allPoints: true } }, at(9));
+      await tx.sessions.create({ ...recallSession('x1', seed.learnerId, null), typeState: { type: 'assessment', blueprintId: 'NET-L1', seed: 'abc', timeLimitSeconds: 600 } });
+    });
+    await storage.close();
+    const legacy = openDatabase(file);
+    try {
+      expect(new SqliteSessionRepository(legacy).getSession(seed.sessionId)).toMatchObject({ mode: 'rabbithole', rabbitholeTopic: 'leaves', probeIndex: 2, probeAttempts: 1 });
+      expect(new SqliteAssessmentRepository(legacy).getConfig('x1')).toEqual({ blueprintId: 'NET-L1', seed: 'abc', timeLimitSeconds: 600 });
+    } finally {
+      legacy.$client.close();
+    }
+  });
+
+  it('migrates a database made before type_state and reads its sessions from the legacy columns', async () => {
+    const file = nextFile();
+    const migrations = path.join(folder, `migrations-${files}`);
+    cpSync(fileURLToPath(new URL('../../drizzle', import.meta.url)), migrations, { recursive: true });
+    const journalFile = path.join(migrations, 'meta', '_journal.json');
+    const journal = JSON.parse(readFileSync(journalFile, 'utf8')) as { entries: Array<{ tag: string }> };
+    // The database as it was before this migration: every earlier one applied.
+    writeFileSync(journalFile, JSON.stringify({ ...journal, entries: journal.entries.filter((entry) => entry.tag !== '0002_session_type_state') }));
+    const client = new Sqlite(file);
+    migrate(drizzle(client), { migrationsFolder: migrations });
+    client.exec(`
+      INSERT INTO learners (id, username, username_key, password_hash, desired_retention, created_at) VALUES ('l1', 'Ada', 'ada', 'h', 0.9, 0);
+      INSERT INTO sessions (id, learner_id, type, status, mode, rabbithole_topic, title, config, turn, probe_index, probe_attempts, created_at, updated_at)
+        VALUES ('r1', 'l1', 'recall', 'active', 'rabbithole', 'roots', 'Old recall', '{"allPoints":true}', 4, 1, 2, 1000, 2000);
+      INSERT INTO sessions (id, learner_id, type, status, mode, title, config, turn, probe_index, probe_attempts, created_at, updated_at)
+        VALUES ('a1', 'l1', 'assessment', 'pending', 'recall', 'Old assessment', '{"blueprintId":"MATH","seed":"s","timeLimitSeconds":1800}', 0, 0, 0, 3000, 3000);
+    `);
+    client.close();
+    const storage = open(file);
+    const [recall, assessment] = await storage.read(async (reader) => [await reader.sessions.get('r1'), await reader.sessions.get('a1')]);
+    expect(recall).toMatchObject({ type: 'recall', turn: 4, typeState: { type: 'recall', mode: 'rabbithole', rabbitholeTopic: 'roots', probeIndex: 1, probeAttempts: 2, allPoints: true } });
+    expect(assessment?.typeState).toEqual({ type: 'assessment', blueprintId: 'MATH', seed: 's', timeLimitSeconds: 1800 });
+    const updated = await storage.transaction((tx) => tx.sessions.update('r1', { turn: 5 }, at(1)));
+    expect(updated.typeState).toEqual(recall?.typeState);
+  });
+
+  it('reports a stored type state that no longer parses as corrupt', async () => {
+    const file = nextFile();
+    const storage = open(file);
+    const seed = await seedRecall(storage);
+    await storage.close();
+    const raw = new Sqlite(file);
+    raw.prepare(`UPDATE sessions SET type_state = '{"type":"recall","mode":"sideways"}' WHERE id = ?`).run(seed.sessionId);
+    raw.close();
+    const reopened = open(file);
+    const error = await rejection(reopened.loadSessionSnapshot(seed.sessionId));
+    expect(isStorageError(error, 'corrupt')).toBe(true);
+  });
+});
