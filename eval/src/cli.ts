@@ -2,6 +2,7 @@
  * The `pnpm eval` command line (commander): running suites (the program's own action),
  * `compare` and `validate`. `runCli` returns the exit code instead of exiting, so tests can call it.
  */
+import { providerSettings } from '@tutorloop/shared';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { compareCommand } from './commands/compare-command';
 import { defaultOutFolder, defaultSuitesFolder, ExitCodes, runSuitesCommand } from './commands/run-command';
@@ -48,7 +49,7 @@ export function buildProgram(io: CommandIo, cwd: string, setExitCode: (code: num
     .option('--username <name>', 'learner to sign in as with --url (registered if login fails); default: a fresh learner')
     .option('--password <password>', 'password of --username')
     .addOption(
-      new Option('--provider <provider>', 'LLM_PROVIDER of the server eval starts').choices(['offline', 'auto', 'anthropic']).default('offline'),
+      new Option('--provider <provider>', 'LLM_PROVIDER of the server eval starts').choices(providerSettings).default('offline'),
     )
     .option('--concurrency <n>', 'cases run in parallel', positiveInteger, 2)
     .addOption(new Option('--out <dir>', 'folder for result.json and report.md').default(defaultOutFolder, 'reports/eval at the repository root'))

@@ -6,6 +6,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ProviderSetting, type ProviderName } from '@tutorloop/shared';
 import { z } from 'zod';
 
 export const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -24,7 +25,7 @@ const ConfigSchema = z.object({
   ANTHROPIC_BASE_URL: z.preprocess(emptyAsUndefined, z.url('must be a URL').optional()),
   TUTOR_MODEL: z.preprocess(emptyAsUndefined, z.string().min(1).default(defaultModels.tutor)),
   EVALUATOR_MODEL: z.preprocess(emptyAsUndefined, z.string().min(1).default(defaultModels.evaluator)),
-  LLM_PROVIDER: z.preprocess(emptyAsUndefined, z.enum(['auto', 'anthropic', 'offline']).default('auto')),
+  LLM_PROVIDER: z.preprocess(emptyAsUndefined, ProviderSetting.default('auto')),
   LOG_LEVEL: z.preprocess(
     emptyAsUndefined,
     z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -54,7 +55,7 @@ export interface Config {
   anthropicBaseUrl: string | undefined;
   tutorModel: string;
   evaluatorModel: string;
-  provider: 'anthropic' | 'offline';
+  provider: ProviderName;
   logLevel: z.infer<typeof ConfigSchema>['LOG_LEVEL'];
   wsMaxFrameBytes: number;
   wsRateLimit: number;

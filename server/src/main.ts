@@ -1,4 +1,5 @@
 /** `npm start` entry: read configuration, start, print the URL, stop cleanly on a signal. */
+import { providerLabels } from '@tutorloop/shared';
 import { loadDotEnv, parseConfig } from './config';
 import { startServer } from './server';
 
@@ -14,7 +15,7 @@ try {
   const tutor =
     server.provider.name === 'offline'
       ? 'offline tutor (no ANTHROPIC_API_KEY: a deterministic local tutor answers)'
-      : `Anthropic tutor (${config.value.tutorModel}, evaluator ${config.value.evaluatorModel})`;
+      : `${providerLabels[server.provider.name]} tutor (${config.value.tutorModel}, evaluator ${config.value.evaluatorModel})`;
   console.log(`tutorloop is running at ${server.url} — ${tutor}`);
   let stopping = false;
   const stop = async (signal: string) => {

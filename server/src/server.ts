@@ -12,14 +12,12 @@ import type { Config } from './config';
 import { repositoryRoot } from './config';
 import { loadCatalog, type Catalog } from './core/assessment';
 import { LearnerLimits } from './core/limits/learner-limits';
-import { createOfflineProvider } from './core/offline/offline-provider';
 import { systemClock, uuidGenerator, type Clock, type Logger } from './core/ports';
 import type { TutorProvider } from './core/provider';
 import { SessionHub } from './core/session/session-hub';
 import { openDatabase, type Database } from './db/database';
 import { llmCalls } from './db/schema';
-import { createAnthropicClient } from './llm/anthropic-client';
-import { createAnthropicProvider } from './llm/anthropic-provider';
+import { providerFactories } from './llm/provider-registry';
 import { SqliteAssessmentRepository } from './db/assessment-store';
 import { SqliteSessionRepository } from './db/session-store';
 import { registerRoutes } from './http/routes';
@@ -47,13 +45,10 @@ export interface RunningServer {
 
 const version = (JSON.parse(readFileSync(path.join(repositoryRoot, 'package.json'), 'utf8')) as { version: string }).version;
 
-/** The tutor + evaluator provider the configuration asks for; Anthropic calls are logged to llm_calls. */
+/** The tutor + evaluator provider the configuration asks for (llm/provider-registry.ts); model calls are logged to llm_calls. */
 export function createProvider(config: Config, database: Database, logger: Logger): TutorProvider {
-  // A short pause between chunks keeps the offline tutor's streaming visible, as a model's would be.
-  if (config.provider === 'offline') return createOfflineProvider({ chunkDelayMs: 25 });
-  const client = createAnthropicClient({
-    apiKey: config.anthropicApiKey ?? '',
-    ...(config.anthropicBaseUrl ? { baseURL: config.anthropicBaseUrl } : {}),
+  return providerFactories[config.provider]({
+    config,
     logger,
     recordCall: (record) => {
       database
@@ -76,7 +71,6 @@ export function createProvider(config: Config, database: Database, logger: Logge
         .run();
     },
   });
-  return createAnthropicProvider({ client, tutorModel: config.tutorModel, evaluatorModel: config.evaluatorModel, logger });
 }
 
 export async function startServer(config: Config, overrides: ServerOverrides = {}): Promise<RunningServer> {

@@ -6,6 +6,7 @@ export * from './assessment';
 export * from './errors';
 export * from './json-guard';
 export * from './limits';
+export * from './providers';
 export * from './rest';
 export * from './session';
 export * from './widgets';

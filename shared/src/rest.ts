@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Limits } from './limits';
+import { ProviderName } from './providers';
 import { HistoryMessage, SessionMode, SessionState, SessionStatus, SessionSummary, SessionType } from './session';
 
 // ---------------------------------------------------------------------------
@@ -206,7 +207,7 @@ export const SessionSummaryResponse = z.object({ summary: SessionSummary });
 export const HealthResponse = z.object({
   status: z.literal('ok'),
   /** Which tutor is answering: `offline` means the deterministic local tutor. */
-  tutor: z.enum(['anthropic', 'offline']),
+  tutor: ProviderName,
   version: z.string(),
 });
 export type HealthResponse = z.infer<typeof HealthResponse>;

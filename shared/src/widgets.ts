@@ -13,24 +13,64 @@ export type WidgetKind = (typeof WidgetKinds)[keyof typeof WidgetKinds];
 export const CodeLanguage = z.enum(['python', 'javascript']);
 export type CodeLanguage = z.infer<typeof CodeLanguage>;
 
-/** Props of a multiple-choice widget: 2–6 options, one to pick. */
-export const MultipleChoiceProps = z.object({
-  prompt: z.string().min(1),
-  options: z.array(z.string().min(1)).min(2).max(6),
-  context: z.string().optional(),
+/**
+ * The client tool the tutor calls to hand out each widget kind (SPEC §4.2); the stored
+ * conversation keeps these names.
+ */
+export const widgetToolNames = {
+  multiple_choice: 'present_choices',
+  free_text: 'request_free_text',
+  code_editor: 'present_code_editor',
+} as const satisfies Record<WidgetKind, string>;
+
+/** The free-text widget's answer length when the tutor does not set one. */
+export const defaultFreeTextMaxLength = 1000;
+
+// Each widget is defined once, as the input of the tool the tutor calls for it: the
+// descriptions are what the model reads (the server derives the tool's JSON schema from
+// these schemas). The props sent to the client are that input, tightened — no empty text,
+// and every optional setting the server fills in made explicit.
+
+/** The `present_choices` tool input: a multiple-choice question as the tutor asks for it. */
+export const MultipleChoiceToolInput = z.object({
+  prompt: z.string().describe('The question.'),
+  options: z.array(z.string()).min(2).max(6).describe('2–6 answer options, in the order to show them.'),
+  context: z.string().optional().describe('Optional short line of context shown above the question.'),
 });
-/** Props of a free-text widget. */
-export const FreeTextProps = z.object({
-  prompt: z.string().min(1),
-  placeholder: z.string().optional(),
-  context: z.string().optional(),
-  maxLength: z.number().int().min(1).max(Limits.freeTextMaxLength),
+/** Props of a multiple-choice widget: 2–6 options, one to pick. */
+export const MultipleChoiceProps = MultipleChoiceToolInput.extend({
+  prompt: MultipleChoiceToolInput.shape.prompt.min(1),
+  options: z.array(z.string().min(1)).min(2).max(6),
+});
+
+/** The `request_free_text` tool input: a text box as the tutor asks for it. */
+export const FreeTextToolInput = z.object({
+  prompt: z.string().describe('What to write about.'),
+  placeholder: z.string().optional().describe('Optional placeholder text for the box.'),
+  context: z.string().optional().describe('Optional short line of context shown above the box.'),
+  maxLength: z
+    .number()
+    .int()
+    .min(1)
+    .max(Limits.freeTextMaxLength)
+    .optional()
+    .describe(`Longest answer in characters (default ${defaultFreeTextMaxLength}).`),
+});
+/** Props of a free-text widget (`maxLength` always set: `defaultFreeTextMaxLength` when the tutor gave none). */
+export const FreeTextProps = FreeTextToolInput.extend({
+  prompt: FreeTextToolInput.shape.prompt.min(1),
+  maxLength: FreeTextToolInput.shape.maxLength.unwrap(),
+});
+
+/** The `present_code_editor` tool input: a code editor as the tutor asks for it. */
+export const CodeEditorToolInput = z.object({
+  prompt: z.string().describe('The task.'),
+  language: CodeLanguage,
+  starterCode: z.string().optional().describe('Optional code to start from (never the solution).'),
 });
 /** Props of a code editor widget. */
-export const CodeEditorProps = z.object({
-  prompt: z.string().min(1),
-  language: CodeLanguage,
-  starterCode: z.string().optional(),
+export const CodeEditorProps = CodeEditorToolInput.extend({
+  prompt: CodeEditorToolInput.shape.prompt.min(1),
 });
 
 /** A widget as sent to the client in a `widget` event and inside `state_update`. */

@@ -8,11 +8,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { ProviderSetting } from '@tutorloop/shared';
 
 /** The repository root (eval/src/protocol → ../../..). */
 export const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
-export type TutorProvider = 'offline' | 'auto' | 'anthropic';
+/** A value of `LLM_PROVIDER` (shared/src/providers.ts): `auto` or a provider's name. */
+export type TutorProvider = ProviderSetting;
 
 export interface LocalServerOptions {
   /** `LLM_PROVIDER` of the server; `offline` (the default) needs no key and no network. */

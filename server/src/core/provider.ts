@@ -1,9 +1,14 @@
 /**
  * The port through which the session engine reaches a tutor and an evaluator (SPEC §7).
- * Two providers implement it: `anthropic` (the official SDK) and `offline` (deterministic,
- * local, no network). Nothing here imports an SDK: adapters map to and from these types.
+ * Two kinds of provider implement it: the model provider (server/src/llm/model-provider.ts,
+ * over a vendor transport such as `anthropic`) and `offline` (deterministic, local, no
+ * network). Nothing here imports an SDK: adapters map to and from these types.
+ *
+ * The rules of a turn live in the engine, not in providers: a failed or erroring safety
+ * check counts as safe, evaluator output is normalised (parse-evaluation.ts), and only the
+ * first tool call of a reply (widget or mode change) is considered (session-room.ts).
  */
-import type { SessionMode, Widget } from '@tutorloop/shared';
+import type { ProviderName, SessionMode, Widget } from '@tutorloop/shared';
 
 /** A point of the session checklist as the evaluator and tutor see it. */
 export interface ChecklistPoint {
@@ -43,7 +48,14 @@ export interface RecalledPoint {
   observation: string;
 }
 
-/** The evaluator's verdict for one learner message. An empty result is always valid. */
+/**
+ * The evaluator's answer as a provider got it: a tool input object, text (perhaps fenced
+ * JSON), or an already clean EvaluationResult. Providers pass it on as it is; the engine
+ * normalises every answer with `normalizeEvaluation` (core/evaluation/parse-evaluation.ts).
+ */
+export type RawEvaluation = unknown;
+
+/** The evaluator's verdict for one learner message, normalised. An empty result is always valid. */
 export interface EvaluationResult {
   recalledPoints: RecalledPoint[];
   /** Guidance for the tutor's next reply; never shown to the learner, never stored. */
@@ -111,14 +123,18 @@ export type SafetyVerdict = { safe: true } | { safe: false; reason: string };
 
 /**
  * A tutor + evaluator provider. Methods may throw or reject; the session engine turns an
- * evaluator failure into an empty result and a tutor failure into an `error` event, so a
- * provider never has to swallow errors itself.
+ * evaluator failure into an empty result, a tutor failure into an `error` event and a
+ * safety-check failure into "safe", so a provider never swallows errors itself.
  */
 export interface TutorProvider {
-  readonly name: 'anthropic' | 'offline';
-  /** The batch evaluator: which unchecked points the latest learner message shows. */
-  evaluate(input: EvaluationInput, signal: AbortSignal): Promise<EvaluationResult>;
-  /** The tutor's reply, streamed. */
+  /** Which provider this is (shared/src/providers.ts); `GET /api/health` reports it. */
+  readonly name: ProviderName;
+  /** The batch evaluator: which unchecked points the latest learner message shows (raw; the engine normalises). */
+  evaluate(input: EvaluationInput, signal: AbortSignal): Promise<RawEvaluation>;
+  /**
+   * The tutor's reply, streamed. It may yield several tool calls (widgets, mode changes);
+   * the engine keeps the first and ignores the rest (one per reply, SPEC §4.2).
+   */
   reply(input: TutorInput, signal: AbortSignal): AsyncIterable<TutorEvent>;
   /** A fast check that a learner message is safe to answer normally. */
   checkSafety(message: string, signal: AbortSignal): Promise<SafetyVerdict>;

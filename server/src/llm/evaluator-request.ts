@@ -4,10 +4,11 @@
  * content) and the last 10 messages, and answers through a forced `record_evaluation` tool
  * call whose input is exactly `{recalledPoints: [{id, confidence, observation}], feedback}`.
  */
-import type { SessionMode } from '@tutorloop/shared';
+import { widgetToolNames, type SessionMode } from '@tutorloop/shared';
+import { z } from 'zod';
 import { modeToolNames, type ChecklistPoint, type ConversationMessage, type EvaluationInput } from '../core/provider';
 import type { LlmRequest, LlmTool } from './llm-client';
-import { widgetToolNames } from './tutor-tools';
+import { defineTool } from './tool-schema';
 
 export const evaluationToolName = 'record_evaluation';
 /** How many recent messages the evaluator reads (the engine sends no more; this guards it). */
@@ -16,36 +17,31 @@ export const evaluatorTemperature = 0.3;
 export const evaluatorMaxTokens = 1024;
 
 /**
- * The forced tool. `id` is limited to the ids on offer so that the model cannot invent
- * one; the engine's parser still drops anything that is not an unchecked point.
+ * The forced tool's input. `id` is limited to the ids on offer so that the model cannot
+ * invent one; the engine's parser still drops anything that is not an unchecked point.
  */
-export function evaluationTool(pointIds: readonly string[]): LlmTool {
-  return {
-    name: evaluationToolName,
-    description: 'Record which of the listed points the learner has just recalled, and a note that steers the tutor’s next reply.',
-    inputSchema: {
-      type: 'object',
-      properties: {
-        recalledPoints: {
-          type: 'array',
-          description: 'Every listed point the learner demonstrated; empty when none.',
-          items: {
-            type: 'object',
-            properties: {
-              id: { type: 'string', enum: [...pointIds], description: 'The id of a listed point.' },
-              confidence: { type: 'number', minimum: 0, maximum: 1, description: 'How sure you are that the learner really recalled it, 0–1.' },
-              observation: { type: 'string', description: 'One sentence: what the learner said that shows it.' },
-            },
-            required: ['id', 'confidence', 'observation'],
-            additionalProperties: false,
-          },
-        },
-        feedback: { type: 'string', description: 'The note for the tutor (see the instructions for this mode).' },
-      },
-      required: ['recalledPoints', 'feedback'],
-      additionalProperties: false,
-    },
-  };
+export function evaluationToolInput(pointIds: readonly [string, ...string[]]) {
+  return z.object({
+    recalledPoints: z
+      .array(
+        z.object({
+          id: z.enum(pointIds).describe('The id of a listed point.'),
+          confidence: z.number().min(0).max(1).describe('How sure you are that the learner really recalled it, 0–1.'),
+          observation: z.string().describe('One sentence: what the learner said that shows it.'),
+        }),
+      )
+      .describe('Every listed point the learner demonstrated; empty when none.'),
+    feedback: z.string().describe('The note for the tutor (see the instructions for this mode).'),
+  });
+}
+
+/** The forced tool, for at least one point on offer. */
+export function evaluationTool(pointIds: readonly [string, ...string[]]): LlmTool {
+  return defineTool(
+    evaluationToolName,
+    'Record which of the listed points the learner has just recalled, and a note that steers the tutor’s next reply.',
+    evaluationToolInput(pointIds),
+  );
 }
 
 const commonInstructions = `You check active recall in a tutoring chat. A learner is trying to remember a set of points from memory while a tutor cues them. You receive the points the learner has NOT recalled yet and the recent conversation. Decide which of those points the learner has just demonstrated, and write a short note for the tutor.
@@ -88,11 +84,11 @@ function renderToolCall(name: string, input: Record<string, unknown>): string {
   const options = Array.isArray(input['options']) ? input['options'].map((option, index) => `${index + 1}) ${String(option)}`).join('  ') : '';
   const language = typeof input['language'] === 'string' ? ` (${input['language']})` : '';
   switch (name) {
-    case 'present_choices':
+    case widgetToolNames.multiple_choice:
       return `[shows a multiple-choice question: "${oneLine(prompt)}" options: ${options}]`;
-    case 'request_free_text':
+    case widgetToolNames.free_text:
       return `[asks for a written answer: "${oneLine(prompt)}"]`;
-    case 'present_code_editor':
+    case widgetToolNames.code_editor:
       return `[asks for code${language}: "${oneLine(prompt)}"]`;
     case modeToolNames.enter:
       return `[follows the learner into a tangent: "${oneLine(String(input['topic'] ?? ''))}"]`;
@@ -137,8 +133,10 @@ export function renderTranscript(all: readonly ConversationMessage[]): string {
     .join('\n');
 }
 
-/** The whole evaluator request for one learner message. */
+/** The whole evaluator request for one learner message (the engine never asks with no points). */
 export function buildEvaluatorRequest(input: EvaluationInput, model: string, sessionId?: string): LlmRequest {
+  const [first, ...rest] = input.points.map((point) => point.id);
+  if (first === undefined) throw new Error('an evaluator request needs at least one point');
   const recent = input.recentMessages.slice(-evaluatorMessageWindow);
   const content = `<points_not_yet_recalled>
 ${input.points.map(renderPoint).join('\n')}
@@ -155,7 +153,7 @@ Which of these points does the learner's latest message demonstrate? Call ${eval
     model,
     system: [{ text: evaluatorInstructions(input.mode) }],
     messages: [{ role: 'user', content }],
-    tools: [evaluationTool(input.points.map((point) => point.id))],
+    tools: [evaluationTool([first, ...rest])],
     toolChoice: { type: 'tool', name: evaluationToolName },
     temperature: evaluatorTemperature,
     maxTokens: evaluatorMaxTokens,

@@ -1,8 +1,12 @@
 /**
- * The LLM port (STYLE "Core and I/O"): a small, SDK-free surface — `complete` and `stream`,
- * each with an AbortSignal — that providers build requests against. The Anthropic adapter
- * (`anthropic-client.ts`) maps these types to the SDK and back; no SDK type crosses this file.
+ * The LLM port (STYLE "Core and I/O"): a small, vendor-free surface — `complete` and
+ * `stream`, each with an AbortSignal — that the model provider builds requests against.
+ * The resilient client (`resilient-client.ts`) implements it over a vendor transport
+ * (`transports/<vendor>/`), which maps these types to its SDK and back; no SDK type
+ * crosses this file.
  */
+import type { ProviderName } from '@tutorloop/shared';
+
 
 /** Why a call is made; stored in `llm_calls.purpose`. Open-ended, the three below are ours. */
 export type LlmPurpose = 'evaluator' | 'tutor' | 'safety' | (string & {});
@@ -30,7 +34,7 @@ export interface LlmMessage {
   content: string | LlmInputBlock[];
 }
 
-/** A JSON schema for a tool's input (an object schema). */
+/** A JSON schema for a tool's input (an object schema), generated from zod (`tool-schema.ts`). */
 export interface LlmJsonSchema {
   type: 'object';
   properties?: Record<string, unknown>;
@@ -127,7 +131,7 @@ export const LlmErrorKinds = {
 } as const;
 export type LlmErrorKind = (typeof LlmErrorKinds)[keyof typeof LlmErrorKinds];
 
-/** A failed model call. `attempts` counts the HTTP requests made for it. */
+/** A failed model call. `attempts` counts the requests made for it. */
 export class LlmError extends Error {
   readonly kind: LlmErrorKind;
   /** HTTP status when the API answered with one. */
@@ -155,7 +159,8 @@ export type LlmCallOutcome = 'ok' | 'error' | 'timeout' | 'aborted';
 export interface LlmCallRecord {
   purpose: LlmPurpose;
   sessionId: string | null;
-  provider: 'anthropic';
+  /** The transport that made the request (`LlmTransport.provider`). */
+  provider: ProviderName;
   model: string;
   /** 1 for the first request of a logical call, 2 for its first retry, … */
   attempt: number;
@@ -172,3 +177,9 @@ export interface LlmCallRecord {
   /** When the request started. */
   startedAt: Date;
 }
+
+/**
+ * The recorder port: receives one `LlmCallRecord` per request (in production it writes an
+ * `llm_calls` row). It should not throw; if it does, the call goes on and the error is logged.
+ */
+export type LlmCallRecorder = (record: LlmCallRecord) => void;

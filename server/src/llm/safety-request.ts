@@ -2,25 +2,25 @@
  * The safety gate's call: a small, non-streamed classification on the evaluator (fast)
  * model with a forced `safety_verdict` tool, `{safe: boolean, reason: string}`.
  */
+import { z } from 'zod';
 import type { SafetyVerdict } from '../core/provider';
 import type { LlmRequest, LlmResponse, LlmTool } from './llm-client';
+import { defineTool } from './tool-schema';
 
 export const safetyToolName = 'safety_verdict';
 export const safetyMaxTokens = 200;
 
-export const safetyTool: LlmTool = {
-  name: safetyToolName,
-  description: 'Record whether the learner’s message is safe to answer as a normal tutoring turn.',
-  inputSchema: {
-    type: 'object',
-    properties: {
-      safe: { type: 'boolean', description: 'false only for the unsafe categories in the instructions.' },
-      reason: { type: 'string', description: 'A few words; empty when safe.' },
-    },
-    required: ['safe', 'reason'],
-    additionalProperties: false,
-  },
-};
+/** The `safety_verdict` tool input. */
+export const SafetyVerdictInput = z.object({
+  safe: z.boolean().describe('false only for the unsafe categories in the instructions.'),
+  reason: z.string().describe('A few words; empty when safe.'),
+});
+
+export const safetyTool: LlmTool = defineTool(
+  safetyToolName,
+  'Record whether the learner’s message is safe to answer as a normal tutoring turn.',
+  SafetyVerdictInput,
+);
 
 export const safetyInstructions = `You screen messages a learner sends in a study app, where a tutor quizzes them on material they chose. Decide whether the tutor can answer the message as a normal tutoring turn.
 

@@ -182,7 +182,7 @@ export function buildTutorRequest(input: TutorInput, options: TutorRequestOption
     system: [{ text: tutorInstructions, cacheControl: { type: 'ephemeral' } }, { text: turnContext(input) }],
     messages: buildTutorMessages(input.conversation),
     tools: [...tutorTools, ...modeTools],
-    // One widget per reply: the engine suspends on the first client tool call.
+    // One tool call per reply: the engine keeps only the first (session-room.ts); this asks the model for no more.
     toolChoice: { type: 'auto', disableParallelToolUse: true },
     temperature: options.temperature ?? tutorDefaults.temperature,
     maxTokens: options.maxTokens ?? tutorDefaults.maxTokens,

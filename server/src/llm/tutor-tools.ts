@@ -1,69 +1,50 @@
 /**
- * The client tools the tutor may call (SPEC §4.2) as JSON schemas for the model, and the
- * check that turns a tool call into a widget: its input is validated with the shared zod
- * props schemas, so a widget that reaches the learner is always a valid one.
+ * The tools the tutor may call (SPEC §4.1, §4.2): the client tools that hand the learner a
+ * widget, whose inputs are the shared widget schemas (shared/src/widgets.ts), and the mode
+ * tools. Their JSON schemas are generated from zod; a tool call becomes a widget only once
+ * its input validates against the shared props schemas, so a widget that reaches the
+ * learner is always a valid one.
  */
-import { CodeEditorProps, FreeTextProps, Limits, MultipleChoiceProps, type WidgetKind } from '@tutorloop/shared';
+import {
+  CodeEditorProps,
+  CodeEditorToolInput,
+  defaultFreeTextMaxLength,
+  FreeTextProps,
+  FreeTextToolInput,
+  Limits,
+  MultipleChoiceProps,
+  MultipleChoiceToolInput,
+  widgetToolNames,
+} from '@tutorloop/shared';
+import { z } from 'zod';
 import { modeToolNames, type ModeChange, type WidgetRequest } from '../core/provider';
 import type { LlmTool } from './llm-client';
-
-/** Tool name per widget kind (the same names the engine stores, see session-view.ts). */
-export const widgetToolNames = {
-  multiple_choice: 'present_choices',
-  free_text: 'request_free_text',
-  code_editor: 'present_code_editor',
-} as const satisfies Record<WidgetKind, string>;
-
-/** The free-text widget's answer length when the model does not say. */
-export const defaultFreeTextMaxLength = 1000;
+import { defineTool } from './tool-schema';
 
 export const tutorTools: readonly LlmTool[] = [
-  {
-    name: widgetToolNames.multiple_choice,
-    description:
-      'Show the learner a multiple-choice question. Use it after several unsuccessful cues, or to check a fine distinction. Exactly one option is correct; the others are plausible. Their choice comes back as the tool result.',
-    inputSchema: {
-      type: 'object',
-      properties: {
-        prompt: { type: 'string', description: 'The question.' },
-        options: { type: 'array', items: { type: 'string' }, minItems: 2, maxItems: 6, description: '2–6 answer options, in the order to show them.' },
-        context: { type: 'string', description: 'Optional short line of context shown above the question.' },
-      },
-      required: ['prompt', 'options'],
-      additionalProperties: false,
-    },
-  },
-  {
-    name: widgetToolNames.free_text,
-    description:
-      'Ask the learner to write out a longer answer in a text box (an explanation, a definition, steps). Their text comes back as the tool result.',
-    inputSchema: {
-      type: 'object',
-      properties: {
-        prompt: { type: 'string', description: 'What to write about.' },
-        placeholder: { type: 'string', description: 'Optional placeholder text for the box.' },
-        context: { type: 'string', description: 'Optional short line of context shown above the box.' },
-        maxLength: { type: 'integer', minimum: 1, maximum: Limits.freeTextMaxLength, description: `Longest answer in characters (default ${defaultFreeTextMaxLength}).` },
-      },
-      required: ['prompt'],
-      additionalProperties: false,
-    },
-  },
-  {
-    name: widgetToolNames.code_editor,
-    description: 'Ask the learner to write or complete code in an editor. Use it only when the material is about code. Their code comes back as the tool result.',
-    inputSchema: {
-      type: 'object',
-      properties: {
-        prompt: { type: 'string', description: 'The task.' },
-        language: { type: 'string', enum: ['python', 'javascript'] },
-        starterCode: { type: 'string', description: 'Optional code to start from (never the solution).' },
-      },
-      required: ['prompt', 'language'],
-      additionalProperties: false,
-    },
-  },
+  defineTool(
+    widgetToolNames.multiple_choice,
+    'Show the learner a multiple-choice question. Use it after several unsuccessful cues, or to check a fine distinction. Exactly one option is correct; the others are plausible. Their choice comes back as the tool result.',
+    MultipleChoiceToolInput,
+  ),
+  defineTool(
+    widgetToolNames.free_text,
+    'Ask the learner to write out a longer answer in a text box (an explanation, a definition, steps). Their text comes back as the tool result.',
+    FreeTextToolInput,
+  ),
+  defineTool(
+    widgetToolNames.code_editor,
+    'Ask the learner to write or complete code in an editor. Use it only when the material is about code. Their code comes back as the tool result.',
+    CodeEditorToolInput,
+  ),
 ];
+
+/** The `enter_rabbit_hole` tool input. */
+export const EnterRabbitHoleInput = z.object({
+  topic: z.string().describe('The tangent in a few words, as the learner put it.'),
+});
+/** The `exit_rabbit_hole` tool input: nothing. */
+export const ExitRabbitHoleInput = z.object({});
 
 /**
  * Server tools the tutor may call to change the session mode by its own judgment (SPEC §4.1).
@@ -71,22 +52,16 @@ export const tutorTools: readonly LlmTool[] = [
  * change anything is ignored by the engine.
  */
 export const modeTools: readonly LlmTool[] = [
-  {
-    name: modeToolNames.enter,
-    description:
-      'Follow the learner into a tangent (a "rabbit hole"): call it when they clearly want to explore a related question beyond the ideas being reviewed. Reply to their question in the same turn. While in the tangent you do not cue ideas.',
-    inputSchema: {
-      type: 'object',
-      properties: { topic: { type: 'string', description: 'The tangent in a few words, as the learner put it.' } },
-      required: ['topic'],
-      additionalProperties: false,
-    },
-  },
-  {
-    name: modeToolNames.exit,
-    description: 'Leave the tangent and return to the review: call it when the learner is ready to go back (or the tangent has run its course), and cue the current idea in the same reply.',
-    inputSchema: { type: 'object', properties: {}, additionalProperties: false },
-  },
+  defineTool(
+    modeToolNames.enter,
+    'Follow the learner into a tangent (a "rabbit hole"): call it when they clearly want to explore a related question beyond the ideas being reviewed. Reply to their question in the same turn. While in the tangent you do not cue ideas.',
+    EnterRabbitHoleInput,
+  ),
+  defineTool(
+    modeToolNames.exit,
+    'Leave the tangent and return to the review: call it when the learner is ready to go back (or the tangent has run its course), and cue the current idea in the same reply.',
+    ExitRabbitHoleInput,
+  ),
 ];
 
 export type ModeFromTool = { ok: true; change: ModeChange } | { ok: false; error: string };

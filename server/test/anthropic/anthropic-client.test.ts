@@ -1,11 +1,13 @@
 /**
- * SPEC §7 — the Anthropic adapter of the LLM port, with the real SDK against the fake
- * Messages API on loopback: request/response mapping, streaming, retries with backoff,
- * timeouts, cancellation and one `llm_calls` record per HTTP request.
+ * SPEC §7 — the Anthropic client (the Anthropic transport inside the resilient client),
+ * with the real SDK against the fake Messages API on loopback: request/response mapping,
+ * streaming, retries with backoff, timeouts, cancellation and one `llm_calls` record per
+ * HTTP request. The resilient client alone, over a fake transport: resilient-client.test.ts.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createAnthropicClient, retryAfterFromHeaders, type AnthropicClientOptions } from '../../src/llm/anthropic-client';
 import { LlmError, type LlmCallRecord, type LlmRequest, type LlmStreamEvent } from '../../src/llm/llm-client';
+import { retryAfterFromHeaders } from '../../src/llm/retry-after';
+import { createAnthropicClient, type AnthropicClientOptions } from '../../src/llm/transports/anthropic';
 import { fakeReplies, startFakeAnthropic, type FakeAnthropic } from '../helpers/fake-anthropic';
 
 let fake: FakeAnthropic;

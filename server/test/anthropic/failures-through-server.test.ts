@@ -50,6 +50,26 @@ describe('a rate-limited tutor', () => {
   });
 });
 
+describe('a safety check that fails (SPEC §7; the rule lives in the engine, session-room.ts)', () => {
+  it('counts the message as safe: it is evaluated and answered, and the failed call is logged', async () => {
+    const { fake, records, socket } = await setup();
+    fake.enqueue('safety', fakeReplies.badRequest('safety model unavailable'));
+    fake.enqueue('evaluator', (request) => {
+      const id = /\[([^\]]+)\] mitochondria make ATP/.exec(String(request.body.messages[0]!.content))![1]!;
+      return fakeReplies.evaluation({ recalledPoints: [{ id, confidence: 0.9, observation: 'Said it.' }], feedback: 'ATP recalled.' });
+    });
+    fake.enqueue('tutor', fakeReplies.text('Yes — and what else?'));
+    const start = socket.events.length;
+    socket.send({ type: 'chat', payload: { message: 'mitochondria make ATP' } });
+    const reply = await socket.waitFor('assistant', { from: start });
+    expect(reply.payload.message).toBe('Yes — and what else?');
+    const state = await socket.waitFor('state_update', { from: start });
+    expect(state.payload.state.recalledCount).toBe(1);
+    expect(socket.events.slice(start).some((event) => event.type === 'error')).toBe(false);
+    expect(records.filter((record) => record.purpose === 'safety').map((record) => [record.outcome, record.status])).toEqual([['error', 400]]);
+  });
+});
+
 describe('a tutor that hangs past the timeout', () => {
   it('gives an error event, keeps the message, and a resend with the same id completes the turn once', async () => {
     const { fake, server, socket, sessionId, token } = await setup({ timeoutMs: 300 });

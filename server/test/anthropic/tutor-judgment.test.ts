@@ -2,7 +2,7 @@
  * What the engine does with the tutor's output, through the real server, the real SDK and
  * the fake Messages API (SPEC §4.1, §4.2): a leaking reply is held back, regenerated once and
  * else stripped; the tutor enters and leaves rabbit holes by its own judgment; options written
- * as plain text become a proper multiple-choice widget.
+ * as plain text become a proper multiple-choice widget; one tool call per reply.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startAnthropicTestServer, type AnthropicTestServer } from '../helpers/anthropic-test-server';
@@ -137,5 +137,51 @@ describe('options in plain text (SPEC §4.2)', () => {
     const replay = await server.api<{ messages: Array<{ role: string; widget?: unknown; widgetAnswer?: unknown }> }>('GET', `/api/sessions/${sessionId}/replay`, { token });
     expect(replay.body.messages.some((message) => message.widget)).toBe(true);
     expect(replay.body.messages.some((message) => message.widgetAnswer)).toBe(true);
+  });
+});
+
+describe('one tool call per reply (SPEC §4.2; the rule lives in the engine, session-room.ts)', () => {
+  const twoCalls = (first: { id: string; name: string; input: unknown }, second: { id: string; name: string; input: unknown }) => ({
+    kind: 'message' as const,
+    content: [{ type: 'text' as const, text: 'Let us try this.' }, { type: 'tool_use' as const, ...first }, { type: 'tool_use' as const, ...second }],
+    stopReason: 'tool_use',
+  });
+
+  it('issues only the first widget when the tutor calls two, and stores only that call', async () => {
+    const { client } = await openSession();
+    fake.enqueue(
+      'tutor',
+      twoCalls(
+        { id: 'toolu_first', name: 'present_choices', input: { prompt: 'Which organelle makes ATP?', options: ['Mitochondria', 'Nucleus'] } },
+        { id: 'toolu_second', name: 'request_free_text', input: { prompt: 'Explain it.' } },
+      ),
+    );
+    const turn = await say(client, 'no idea');
+    expect(turn.state.status).toBe('awaiting_client_action');
+    const widget = await client.waitFor('widget', { from: turn.start });
+    expect(widget.payload).toMatchObject({ kind: 'multiple_choice', props: { prompt: 'Which organelle makes ATP?', options: ['Mitochondria', 'Nucleus'] } });
+    expect(client.events.slice(turn.start).filter((event) => event.type === 'widget')).toHaveLength(1);
+
+    fake.enqueue('tutor', fakeReplies.text('Right — mitochondria.'));
+    const start = client.events.length;
+    client.send({ type: 'widget_response', payload: { widgetId: widget.payload.widgetId, response: { selectedIndex: 0 } } });
+    await client.waitFor('assistant', { from: start });
+    const replayed = JSON.stringify(fake.requestsFor('tutor').at(-1)!.body.messages);
+    expect(replayed).toContain('toolu_first');
+    expect(replayed).not.toContain('toolu_second');
+  });
+
+  it('lets a first call that does not apply (leaving a rabbit hole while in recall) claim the reply: no widget follows it', async () => {
+    const { client } = await openSession();
+    fake.enqueue(
+      'tutor',
+      twoCalls(
+        { id: 'toolu_exit', name: 'exit_rabbit_hole', input: {} },
+        { id: 'toolu_choice', name: 'present_choices', input: { prompt: 'Which organelle makes ATP?', options: ['Mitochondria', 'Nucleus'] } },
+      ),
+    );
+    const turn = await say(client, 'no idea');
+    expect(turn.state).toMatchObject({ status: 'active', mode: 'recall' });
+    expect(turn.events.some((event) => event.type === 'widget')).toBe(false);
   });
 });

@@ -3,9 +3,9 @@
  * API on loopback: what the integration tests of SPEC §7 run against.
  */
 import type { Clock } from '../../src/core/ports';
-import { createAnthropicClient } from '../../src/llm/anthropic-client';
-import { createAnthropicProvider } from '../../src/llm/anthropic-provider';
 import type { LlmCallRecord } from '../../src/llm/llm-client';
+import { createModelProvider } from '../../src/llm/model-provider';
+import { createAnthropicClient } from '../../src/llm/transports/anthropic';
 import { startFakeAnthropic, type FakeAnthropic } from './fake-anthropic';
 import { startTestServer, type TestServer } from './test-server';
 
@@ -29,7 +29,7 @@ export async function startAnthropicTestServer(options: { timeoutMs?: number; en
     recordCall: (record) => records.push(record),
   });
   const server = await startTestServer({
-    provider: createAnthropicProvider({ client, tutorModel: 'claude-sonnet-4-6', evaluatorModel: 'claude-haiku-4-5' }),
+    provider: createModelProvider({ name: 'anthropic', client, tutorModel: 'claude-sonnet-4-6', evaluatorModel: 'claude-haiku-4-5' }),
     ...(options.env ? { env: options.env } : {}),
     ...(options.clock ? { clock: options.clock } : {}),
   });

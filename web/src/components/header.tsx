@@ -1,3 +1,4 @@
+import type { ProviderName } from '@tutorloop/shared';
 import { useAuth } from '../hooks/use-auth';
 import { useHealth } from '../hooks/use-health';
 import { useRoute } from '../hooks/use-route';
@@ -5,6 +6,8 @@ import { signOut } from '../services';
 import type { Route } from '../store/router-store';
 
 const offlineExplanation = 'No API key is set: a local deterministic tutor is answering';
+/** The provider (shared/src/providers.ts) that gets the offline badge. */
+const offlineProvider = 'offline' satisfies ProviderName;
 
 type Section = 'sets' | 'assessments' | 'settings';
 
@@ -57,7 +60,7 @@ export function Header() {
           </svg>
           tutorloop
         </a>
-        {tutor === 'offline' ? (
+        {tutor === offlineProvider ? (
           <>
             <span
               className="badge badge-offline"

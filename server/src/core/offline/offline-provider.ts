@@ -2,7 +2,9 @@
  * The `offline` provider (SPEC §7): the deterministic local evaluator, tutor and safety gate
  * behind the TutorProvider port, so the product runs end to end with no key and no network.
  * Every method honours its AbortSignal: an aborted call rejects (or the stream throws) with
- * the signal's reason, an `AbortError` unless the caller gave another reason.
+ * the signal's reason, an `AbortError` unless the caller gave another reason. Like any
+ * provider it leaves the turn's rules to the engine (session-room.ts), which normalises its
+ * evaluations too.
  */
 import type { EvaluationInput, EvaluationResult, SafetyVerdict, TutorEvent, TutorInput, TutorProvider } from '../provider';
 import { evaluateOffline } from './offline-evaluator';

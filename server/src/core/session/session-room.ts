@@ -212,6 +212,7 @@ export class SessionRoom extends RoomBase {
     const learnerText = message.content;
 
     const [safety, evaluation] = await Promise.all([
+      // A failed or erroring safety check counts as safe: the gate must not take the tutor down with it.
       provider.checkSafety(learnerText, signal).catch((error: unknown) => {
         logger.warn({ err: error, sessionId: this.sessionId }, 'safety gate failed; treating message as safe');
         return { safe: true } as const;
@@ -249,6 +250,7 @@ export class SessionRoom extends RoomBase {
         },
         signal,
       );
+      // Providers pass the evaluator's answer on as it came; it is cleaned here, once (SPEC §4.1).
       return normalizeEvaluation(raw, new Set(unchecked.map((entry) => entry.pointId)));
     } catch (error) {
       // A failed evaluation yields an empty result; the turn goes on (SPEC §4.1).
@@ -404,14 +406,24 @@ export class SessionRoom extends RoomBase {
     const guard = new LeakGuard(draft.pointIds);
     let widget: DraftReply['widget'] = null;
     let mode: DraftReply['mode'] = null;
+    let toolCallSeen = false;
     for await (const event of this.deps.provider.reply(input, signal)) {
       if (signal.aborted) break;
       if (event.type === 'text_delta') {
         const safe = guard.push(event.text);
         if (safe && forward) forward(safe);
-      } else if (event.type === 'widget') {
-        if (!widget && !mode && !draft.widgetPending) widget = { toolCallId: event.toolCallId, widget: event.widget };
-      } else if (!widget && !mode && modeChangeApplies(input, event.change)) {
+        continue;
+      }
+      // One tool call per reply (SPEC §4.2), whichever provider: the first widget or mode
+      // change decides — even one that does not apply here — and any later one is ignored.
+      if (toolCallSeen) {
+        this.deps.logger.warn({ sessionId: this.sessionId, toolCallId: event.toolCallId, event: event.type }, 'second tool call in one reply skipped');
+        continue;
+      }
+      toolCallSeen = true;
+      if (event.type === 'widget') {
+        if (!draft.widgetPending) widget = { toolCallId: event.toolCallId, widget: event.widget };
+      } else if (modeChangeApplies(input, event.change)) {
         mode = { toolCallId: event.toolCallId, change: event.change };
       }
     }

@@ -3,7 +3,7 @@
  * state (never unchecked point contents, confidences or answers), the visible history,
  * and the conversation as the models see it.
  */
-import { Widget, type AssessmentProgress, type HistoryMessage, type SessionState, type SessionStatus, type WidgetKind } from '@tutorloop/shared';
+import { Widget, widgetToolNames, type AssessmentProgress, type HistoryMessage, type SessionState, type SessionStatus, type WidgetKind } from '@tutorloop/shared';
 import type { ConversationMessage } from '../provider';
 import type { ChecklistEntry, PendingActionRecord, SessionRecord, StoredMessage } from './session-repository';
 
@@ -11,15 +11,9 @@ export function isEnded(status: SessionStatus): boolean {
   return status === 'completed' || status === 'abandoned';
 }
 
-const toolNames: Record<WidgetKind, string> = {
-  multiple_choice: 'present_choices',
-  free_text: 'request_free_text',
-  code_editor: 'present_code_editor',
-};
-
 /** The client tool name (SPEC §4.2) for a widget kind. */
 export function toolNameForKind(kind: WidgetKind): string {
-  return toolNames[kind];
+  return widgetToolNames[kind];
 }
 
 /** Rebuilds the widget a pending action stands for. */

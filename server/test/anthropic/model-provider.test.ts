@@ -1,14 +1,17 @@
 /**
- * SPEC §4.1, §4.2, §7 — the `anthropic` TutorProvider, through the real adapter and SDK,
- * against the fake Messages API: what each call sends (asserted on the captured request
- * bodies) and what comes back to the engine.
+ * SPEC §4.1, §4.2, §7 — the model provider as the `anthropic` TutorProvider, through the
+ * resilient client, the Anthropic transport and the real SDK, against the fake Messages
+ * API: what each call sends (asserted on the captured request bodies) and what comes back
+ * to the engine (which then applies the turn's rules: normalising the evaluation, counting
+ * a failed safety check as safe, keeping one tool call per reply).
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Logger } from '../../src/core/ports';
+import { normalizeEvaluation } from '../../src/core/evaluation/parse-evaluation';
 import type { ChecklistPoint, ConversationMessage, EvaluationInput, TutorEvent, TutorInput } from '../../src/core/provider';
-import { createAnthropicClient } from '../../src/llm/anthropic-client';
-import { createAnthropicProvider, emptyReplyFallback } from '../../src/llm/anthropic-provider';
 import type { LlmCallRecord } from '../../src/llm/llm-client';
+import { createModelProvider, emptyReplyFallback } from '../../src/llm/model-provider';
+import { createAnthropicClient } from '../../src/llm/transports/anthropic';
 import { fakeReplies, startFakeAnthropic, type FakeAnthropic, type RecordedRequest } from '../helpers/fake-anthropic';
 
 const models = { tutor: 'claude-sonnet-4-6', evaluator: 'claude-haiku-4-5' };
@@ -42,7 +45,7 @@ function makeProvider() {
     retryMaxDelayMs: 10,
     recordCall: (record) => records.push(record),
   });
-  return createAnthropicProvider({ client, tutorModel: models.tutor, evaluatorModel: models.evaluator, logger });
+  return createModelProvider({ name: 'anthropic', client, tutorModel: models.tutor, evaluatorModel: models.evaluator, logger });
 }
 
 const live = () => new AbortController().signal;
@@ -115,6 +118,8 @@ describe('evaluate (SPEC §4.1)', () => {
     recentMessages: [...fourteen, { role: 'learner', content: 'turn-15 Ribosomes read mRNA and build proteins from it.' }],
     mode: 'recall',
   };
+  /** What the engine normalises against: the unchecked points on offer. */
+  const offered = new Set(input.points.map((point) => point.id));
 
   it('sends only the unchecked points and at most 10 messages to the evaluator model, forced tool, 0.3, 1024, not streamed', async () => {
     await makeProvider().evaluate(input, live());
@@ -167,19 +172,19 @@ describe('evaluate (SPEC §4.1)', () => {
     expect(text).not.toContain('turn-05');
   });
 
-  it('returns the tool input, cleaned: unknown ids dropped, confidence clamped, duplicates removed', async () => {
-    fake.enqueue(
-      'evaluator',
-      fakeReplies.evaluation({
-        recalledPoints: [
-          { id: 'p-ribo', confidence: 1.4, observation: 'Said ribosomes build proteins from mRNA.' },
-          { id: 'p-atp', confidence: 0.9, observation: 'Already recalled, not on offer.' },
-          { id: 'p-ribo', confidence: 0.2, observation: 'Duplicate.' },
-        ],
-        feedback: 'Ribosomes recalled accurately. The nucleus remains.',
-      }),
-    );
-    expect(await makeProvider().evaluate(input, live())).toEqual({
+  it('returns the tool input as the model gave it, which the engine cleans: unknown ids dropped, confidence clamped, duplicates removed', async () => {
+    const answer = {
+      recalledPoints: [
+        { id: 'p-ribo', confidence: 1.4, observation: 'Said ribosomes build proteins from mRNA.' },
+        { id: 'p-atp', confidence: 0.9, observation: 'Already recalled, not on offer.' },
+        { id: 'p-ribo', confidence: 0.2, observation: 'Duplicate.' },
+      ],
+      feedback: 'Ribosomes recalled accurately. The nucleus remains.',
+    };
+    fake.enqueue('evaluator', fakeReplies.evaluation(answer));
+    const raw = await makeProvider().evaluate(input, live());
+    expect(raw).toEqual(answer);
+    expect(normalizeEvaluation(raw, offered)).toEqual({
       recalledPoints: [{ id: 'p-ribo', confidence: 1, observation: 'Said ribosomes build proteins from mRNA.' }],
       feedback: 'Ribosomes recalled accurately. The nucleus remains.',
     });
@@ -196,14 +201,18 @@ describe('evaluate (SPEC §4.1)', () => {
     expect(rabbithole).not.toContain('near-misses');
   });
 
-  it('turns a tool call with garbage input into the empty result', async () => {
+  it('passes a tool call with garbage input on, which the engine turns into the empty result', async () => {
     fake.enqueue('evaluator', fakeReplies.garbageEvaluation());
-    expect(await makeProvider().evaluate(input, live())).toEqual({ recalledPoints: [], feedback: '' });
+    const raw = await makeProvider().evaluate(input, live());
+    expect(raw).toEqual({ recalledPoints: 'all of them!', feedback: 42, extra: true });
+    expect(normalizeEvaluation(raw, offered)).toEqual({ recalledPoints: [], feedback: '' });
   });
 
-  it('reads fenced JSON when the model answers with text instead of the tool', async () => {
+  it('passes the text on when the model answers with fenced JSON instead of the tool, and the engine reads it', async () => {
     fake.enqueue('evaluator', fakeReplies.fencedEvaluationText({ recalledPoints: [{ id: 'p-nuc', confidence: 0.7, observation: 'Named the genome store.' }], feedback: 'Nucleus recalled.' }));
-    expect(await makeProvider().evaluate(input, live())).toEqual({
+    const raw = await makeProvider().evaluate(input, live());
+    expect(raw).toEqual(expect.stringContaining('```json'));
+    expect(normalizeEvaluation(raw, offered)).toEqual({
       recalledPoints: [{ id: 'p-nuc', confidence: 0.7, observation: 'Named the genome store.' }],
       feedback: 'Nucleus recalled.',
     });
@@ -212,7 +221,7 @@ describe('evaluate (SPEC §4.1)', () => {
 
   it('survives an overloaded evaluator through retries', async () => {
     fake.enqueue('evaluator', fakeReplies.overloaded(), fakeReplies.evaluation({ recalledPoints: [{ id: 'p-nuc', confidence: 0.8, observation: 'ok' }], feedback: 'Nucleus.' }));
-    expect((await makeProvider().evaluate(input, live())).recalledPoints.map((point) => point.id)).toEqual(['p-nuc']);
+    expect(normalizeEvaluation(await makeProvider().evaluate(input, live()), offered).recalledPoints.map((point) => point.id)).toEqual(['p-nuc']);
     expect(fake.requestsFor('evaluator')).toHaveLength(2);
   });
 
@@ -255,6 +264,87 @@ describe('reply (SPEC §4.1 feedback injection, §4.2 widgets)', () => {
     expect(JSON.stringify(sent.body.messages)).not.toContain('FEEDBACK-SENTINEL');
     expect(sent.body.tools!.map((tool) => tool.name)).toEqual(['present_choices', 'request_free_text', 'present_code_editor', 'enter_rabbit_hole', 'exit_rabbit_hole']);
     expect(sent.body.tool_choice).toEqual({ type: 'auto', disable_parallel_tool_use: true });
+  });
+
+  it('sends the tutor tools with input schemas generated from the shared widget schemas, exactly as before they were generated', async () => {
+    await collect(makeProvider().reply(tutorInput(), live()));
+    const sent = only(fake.requestsFor('tutor'));
+    expect(sent.body.tools).toEqual([
+      {
+        name: 'present_choices',
+        description: expect.stringContaining('multiple-choice question'),
+        input_schema: {
+          type: 'object',
+          properties: {
+            prompt: { type: 'string', description: 'The question.' },
+            options: { type: 'array', items: { type: 'string' }, minItems: 2, maxItems: 6, description: '2–6 answer options, in the order to show them.' },
+            context: { type: 'string', description: 'Optional short line of context shown above the question.' },
+          },
+          required: ['prompt', 'options'],
+          additionalProperties: false,
+        },
+      },
+      {
+        name: 'request_free_text',
+        description: expect.stringContaining('text box'),
+        input_schema: {
+          type: 'object',
+          properties: {
+            prompt: { type: 'string', description: 'What to write about.' },
+            placeholder: { type: 'string', description: 'Optional placeholder text for the box.' },
+            context: { type: 'string', description: 'Optional short line of context shown above the box.' },
+            maxLength: { type: 'integer', minimum: 1, maximum: 4000, description: 'Longest answer in characters (default 1000).' },
+          },
+          required: ['prompt'],
+          additionalProperties: false,
+        },
+      },
+      {
+        name: 'present_code_editor',
+        description: expect.stringContaining('code in an editor'),
+        input_schema: {
+          type: 'object',
+          properties: {
+            prompt: { type: 'string', description: 'The task.' },
+            language: { type: 'string', enum: ['python', 'javascript'] },
+            starterCode: { type: 'string', description: 'Optional code to start from (never the solution).' },
+          },
+          required: ['prompt', 'language'],
+          additionalProperties: false,
+        },
+      },
+      {
+        name: 'enter_rabbit_hole',
+        description: expect.stringContaining('tangent'),
+        input_schema: {
+          type: 'object',
+          properties: { topic: { type: 'string', description: 'The tangent in a few words, as the learner put it.' } },
+          required: ['topic'],
+          additionalProperties: false,
+        },
+      },
+      {
+        name: 'exit_rabbit_hole',
+        description: expect.stringContaining('return to the review'),
+        input_schema: { type: 'object', properties: {}, additionalProperties: false },
+      },
+    ]);
+    const safety = await makeProvider().checkSafety('hello', live()).then(() => only(fake.requestsFor('safety')));
+    expect(safety.body.tools).toEqual([
+      {
+        name: 'safety_verdict',
+        description: expect.any(String),
+        input_schema: {
+          type: 'object',
+          properties: {
+            safe: { type: 'boolean', description: 'false only for the unsafe categories in the instructions.' },
+            reason: { type: 'string', description: 'A few words; empty when safe.' },
+          },
+          required: ['safe', 'reason'],
+          additionalProperties: false,
+        },
+      },
+    ]);
   });
 
   it('keeps the cached prefix (tools + first system block) byte-identical across sessions and turns', async () => {
@@ -305,6 +395,24 @@ describe('reply (SPEC §4.1 feedback injection, §4.2 widgets)', () => {
     expect(await collect(provider.reply(tutorInput(), live()))).toEqual([
       { type: 'widget', toolCallId: 'toolu_code', widget: { kind: 'code_editor', props: { prompt: 'Sum a list.', language: 'python', starterCode: 'def total(xs):\n    ...' } } },
     ]);
+  });
+
+  it('passes on every valid tool call of a reply: which one applies (the first) is the engine\'s rule', async () => {
+    fake.enqueue('tutor', {
+      kind: 'message',
+      content: [
+        { type: 'text', text: 'Two at once.' },
+        { type: 'tool_use', id: 'toolu_first', name: 'present_choices', input: { prompt: 'Which?', options: ['a', 'b'] } },
+        { type: 'tool_use', id: 'toolu_second', name: 'exit_rabbit_hole', input: {} },
+      ],
+      stopReason: 'tool_use',
+    });
+    const events = await collect(makeProvider().reply(tutorInput(), live()));
+    expect(events.filter((event) => event.type !== 'text_delta')).toEqual([
+      { type: 'widget', toolCallId: 'toolu_first', widget: { kind: 'multiple_choice', props: { prompt: 'Which?', options: ['a', 'b'] } } },
+      { type: 'mode', toolCallId: 'toolu_second', change: { mode: 'recall' } },
+    ]);
+    expect(warnings).toEqual([]);
   });
 
   it('drops an invalid widget (logged) but keeps the text', async () => {
@@ -398,12 +506,11 @@ describe('checkSafety', () => {
     expect(userText(sent)).toContain('a worrying message');
   });
 
-  it('treats a safe verdict, and a failed check, as safe', async () => {
+  it('reports a safe verdict as safe, and lets a failed check reject (the engine counts it as safe: failures-through-server.test.ts)', async () => {
     const provider = makeProvider();
     expect(await provider.checkSafety('What do ribosomes do?', live())).toEqual({ safe: true });
     fake.enqueue('safety', fakeReplies.badRequest());
-    expect(await provider.checkSafety('What do ribosomes do?', live())).toEqual({ safe: true });
-    expect(warnings.map((warning) => warning.message)).toContain('safety check failed; treating the message as safe');
+    await expect(provider.checkSafety('What do ribosomes do?', live())).rejects.toMatchObject({ kind: 'request_rejected', status: 400 });
   });
 
   it('still rejects when the session is cancelled', async () => {
