@@ -78,11 +78,12 @@ export class SocketServer {
     };
     const sendError = (code: ErrorCode, message: string) => send({ type: 'error', payload: { code, message } });
     const { limits } = this.options;
-    // One `rate_limited` error per burst, not one per refused frame: a flood must not be echoed.
-    let refusing = false;
-    const refuse = (what: string, retryAfterMs: number) => {
-      if (refusing) return;
-      refusing = true;
+    // One `rate_limited` error per burst and budget, not one per refused frame: a flood must
+    // not be echoed. A budget's next burst is announced again once it admitted something.
+    const refusing = { frames: false, turns: false };
+    const refuse = (budget: keyof typeof refusing, what: string, retryAfterMs: number) => {
+      if (refusing[budget]) return;
+      refusing[budget] = true;
       sendError('rate_limited', `${what} ${retryHint(retryAfterMs)}`);
     };
 
@@ -90,8 +91,9 @@ export class SocketServer {
       const frameBudget = limits.takeFrame(learnerId);
       if (!frameBudget.ok) {
         const { limit, windowMs } = limits.options.frames;
-        return refuse(`Too many messages: at most ${limit} per ${windowMs / 1000} seconds across all your connections.`, frameBudget.retryAfterMs);
+        return refuse('frames', `Too many messages: at most ${limit} per ${windowMs / 1000} seconds across all your connections.`, frameBudget.retryAfterMs);
       }
+      refusing.frames = false;
       if (isBinary) return sendError('binary_not_supported', 'Binary frames are not supported; send JSON text.');
       const size = Array.isArray(data) ? data.reduce((sum, part) => sum + part.length, 0) : (data as Buffer | ArrayBuffer).byteLength;
       if (size > this.options.maxFrameBytes) {
@@ -105,10 +107,10 @@ export class SocketServer {
         const turnBudget = limits.takeTurn(learnerId);
         if (!turnBudget.ok) {
           const { limit, windowMs } = limits.options.turns;
-          return refuse(`Too many turns: at most ${limit} per ${windowMs / 1000} seconds across all your sessions; this message was not sent.`, turnBudget.retryAfterMs);
+          return refuse('turns', `Too many turns: at most ${limit} per ${windowMs / 1000} seconds across all your sessions; this message was not sent.`, turnBudget.retryAfterMs);
         }
+        refusing.turns = false;
       }
-      refusing = false;
       room.handle(parsed.value, send).catch((error: unknown) => {
         logger.error({ err: error, sessionId }, 'handling a frame failed');
         sendError('internal', 'Something went wrong on our side; the session is intact — try again.');

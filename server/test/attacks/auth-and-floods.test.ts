@@ -131,6 +131,24 @@ describe('floods across sockets', () => {
     for (const client of [first, second, bystander]) client.close();
   });
 
+  it('announces every burst once: a second flood after the budget refilled gets its own rate_limited (fuzzer finding)', async () => {
+    server = await startTestServer({ env: { WS_RATE_LIMIT: '3', TURN_RATE_LIMIT: '1000' } });
+    const { token, sessionId } = await learnerWithSession(server);
+    const client = await server.connect(sessionId, token);
+    await client.waitFor('history');
+    const codes = () => client.events.filter((event) => event.type === 'error').map((event) => event.payload.code);
+    for (let index = 0; index < 5; index += 1) client.sendRaw('{bad');
+    await client.waitFor('error', { where: (event) => event.payload.code === 'rate_limited' });
+    expect(codes()).toEqual(['invalid_json', 'invalid_json', 'invalid_json', 'rate_limited']);
+    // 3 frames per 10 s: one token is back after 3.34 s.
+    await new Promise((resolve) => setTimeout(resolve, 3600));
+    for (let index = 0; index < 3; index += 1) client.sendRaw('{bad');
+    const deadline = Date.now() + 5000;
+    while (codes().length < 6 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(codes()).toEqual(['invalid_json', 'invalid_json', 'invalid_json', 'rate_limited', 'invalid_json', 'rate_limited']);
+    client.close();
+  });
+
   it('charges HTTP steps to the same turn budget: 429 with Retry-After', async () => {
     server = await startTestServer({ env: { TURN_RATE_LIMIT: '2' } });
     const { token, sessionId } = await learnerWithSession(server);
