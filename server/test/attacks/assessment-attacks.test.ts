@@ -81,7 +81,7 @@ describe('a code answer in flight when the server is killed', () => {
     // The stored answer is in the history, and the session moves on to the next item by itself.
     const history = await again.waitFor('history');
     expect(history.payload.messages.some((message) => message.content === item.correct_answer)).toBe(true);
-    const next = await again.waitFor('widget', { where: (event) => event.payload.widgetId !== codeWidgetId, timeoutMs: 30_000 });
+    const next = await again.waitFor('widget', { where: (event) => event.payload.widgetId !== codeWidgetId, timeoutMs: 60_000 });
     expect(next.payload.kind).toBe('code_editor');
     const response = readDatabase(dataDir, (database) =>
       database.prepare('SELECT answer_text, credit, tests_passed, tests_total FROM responses WHERE item_id = ?').all(item.id),
@@ -89,7 +89,7 @@ describe('a code answer in flight when the server is killed', () => {
     expect(response).toHaveLength(1);
     expect(response[0]).toMatchObject({ answer_text: item.correct_answer, credit: 1 });
     expect(response[0]!.tests_passed).toBe(response[0]!.tests_total);
-  }, 90_000);
+  }, 180_000);
 });
 
 describe('a fixed form attempted twice', () => {
@@ -116,8 +116,8 @@ describe('a fixed form attempted twice', () => {
           ? { selectedIndex: typeof known === 'number' ? known : 0 }
           : { code: typeof known === 'string' ? known : 'def nothing():\n    pass\n', language: 'python' as const };
       client.send({ type: 'widget_response', payload: { widgetId: widget.payload.widgetId, response } });
-      if (position < 6) widget = await client.waitFor('widget', { from: start, timeoutMs: 20_000 });
-      else summary = (await client.waitFor('session_complete', { from: start, timeoutMs: 20_000 })).payload.summary;
+      if (position < 6) widget = await client.waitFor('widget', { from: start, timeoutMs: 60_000 });
+      else summary = (await client.waitFor('session_complete', { from: start, timeoutMs: 60_000 })).payload.summary;
     }
     client.close();
     return { stems, summary: summary! };
@@ -138,5 +138,5 @@ describe('a fixed form attempted twice', () => {
     });
     expect(second.stems.filter((stem) => review.has(stem))).toEqual([]);
     expect(second.summary.assessment!.items).toHaveLength(6);
-  }, 90_000);
+  }, 180_000);
 });
