@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { prepareJob } from './create-sandbox';
+import { createSandbox, prepareJob } from './create-sandbox';
 import type { RunRequest } from './types';
 
 const request: RunRequest = {
@@ -31,6 +31,12 @@ describe('prepareJob', () => {
     });
   });
 
+  it('refuses an owner that is not a string', () => {
+    const prepared = prepareJob({ ...request, owner: 42 as unknown as string });
+    expect(prepared.ok ? undefined : prepared.result.error).toEqual({ kind: 'internal', message: 'owner must be a string' });
+    expect(prepareJob({ ...request, owner: 'learner-1' }).ok).toBe(true);
+  });
+
   it('refuses args that are not a JSON array', () => {
     const cyclic: unknown[] = [];
     cyclic.push(cyclic);
@@ -45,5 +51,11 @@ describe('prepareJob', () => {
     expect(long.ok ? undefined : long.result.error).toEqual({ kind: 'forbidden', message: 'the code is too long (at most 65536 characters)' });
     const empty = prepareJob({ ...request, tests: [] });
     expect(empty.ok ? undefined : empty.result.error?.kind).toBe('internal');
+  });
+
+  it('throws at creation on a pool size or queue limit that is not a positive integer', () => {
+    expect(() => createSandbox({ pythonWorkers: 0 })).toThrow('pythonWorkers must be a positive integer, got 0');
+    expect(() => createSandbox({ javascriptWorkers: 1.5 })).toThrow('javascriptWorkers must be a positive integer, got 1.5');
+    expect(() => createSandbox({ maxQueuedPerOwner: -1 })).toThrow('maxQueuedPerOwner must be a positive integer, got -1');
   });
 });

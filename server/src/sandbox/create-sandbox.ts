@@ -1,11 +1,13 @@
-import { SandboxWorker, stoppedResult, type SandboxJob } from './sandbox-worker';
+import { SandboxPool, stoppedResult, type SandboxJob } from './sandbox-pool';
 import { SANDBOX_LANGUAGES, type RunRequest, type RunResult, type Sandbox, type SandboxLanguage, type SandboxOptions } from './types';
 
 const DEFAULT_TIMEOUT_MS = 3000;
 const DEFAULT_MEMORY_MB: Record<SandboxLanguage, number> = { python: 128, javascript: 32 };
+const DEFAULT_WORKERS = 2;
+const DEFAULT_MAX_QUEUED_PER_OWNER = 3;
 /** After the interrupt, how long a run may take to stop before its thread is terminated. */
 const GRACE_MS = 500;
-/** Pyodide boots in ~1.3 s on an idle machine; a loaded one can take ten times that. */
+/** Pyodide's cold start takes 1.3–6 s; a loaded machine can take ten times that. */
 const BOOT_TIMEOUT_MS = 60_000;
 const MAX_CODE_CHARS = 65_536;
 const MAX_TESTS = 100;
@@ -16,17 +18,20 @@ const IDENTIFIER: Record<SandboxLanguage, RegExp> = {
 };
 
 /**
- * A sandbox with one worker thread per language, started on first use (or by
- * `warm()`): a pool of one Pyodide interpreter (~125 MB, so one per server) and
- * one QuickJS thread. Runs of a language queue behind each other.
+ * A sandbox with a pool of worker threads per language, started on first use
+ * (or by `warm()`): by default two Pyodide threads (~150 MB RSS each) and two
+ * QuickJS threads. Runs wait in per-owner queues served round robin.
  */
 export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const memoryMb = (language: SandboxLanguage) => options.memoryMb ?? DEFAULT_MEMORY_MB[language];
-  const workers: Record<SandboxLanguage, SandboxWorker> = {
-    python: new SandboxWorker({
+  const maxQueuedPerOwner = positiveInteger('maxQueuedPerOwner', options.maxQueuedPerOwner, DEFAULT_MAX_QUEUED_PER_OWNER);
+  const pools: Record<SandboxLanguage, SandboxPool> = {
+    python: new SandboxPool({
       name: 'python',
       entry: new URL('./python-worker.mjs', import.meta.url),
+      workers: positiveInteger('pythonWorkers', options.pythonWorkers, DEFAULT_WORKERS),
+      maxQueuedPerOwner,
       timeoutMs,
       graceMs: GRACE_MS,
       memoryBytes: memoryMb('python') * 1024 * 1024,
@@ -34,9 +39,11 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       resourceLimits: { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 16 },
       bootTimeoutMs: BOOT_TIMEOUT_MS,
     }),
-    javascript: new SandboxWorker({
+    javascript: new SandboxPool({
       name: 'javascript',
       entry: new URL('./javascript-worker.mjs', import.meta.url),
+      workers: positiveInteger('javascriptWorkers', options.javascriptWorkers, DEFAULT_WORKERS),
+      maxQueuedPerOwner,
       timeoutMs,
       graceMs: GRACE_MS,
       memoryBytes: memoryMb('javascript') * 1024 * 1024,
@@ -49,15 +56,22 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     run(request: RunRequest, signal?: AbortSignal): Promise<RunResult> {
       const prepared = prepareJob(request);
       if (!prepared.ok) return Promise.resolve(prepared.result);
-      return workers[request.language].run(prepared.job, signal);
+      return pools[request.language].run(prepared.job, { owner: request.owner, signal });
     },
     async warm() {
-      await Promise.all(SANDBOX_LANGUAGES.map((language) => workers[language].warm()));
+      await Promise.all(SANDBOX_LANGUAGES.map((language) => pools[language].warm()));
     },
     async close() {
-      await Promise.all(SANDBOX_LANGUAGES.map((language) => workers[language].close()));
+      await Promise.all(SANDBOX_LANGUAGES.map((language) => pools[language].close()));
     },
   };
+}
+
+/** Pool sizes and limits are the server's configuration: a bad one is a bug, thrown at start-up. */
+function positiveInteger(name: string, value: number | undefined, fallback: number): number {
+  const resolved = value ?? fallback;
+  if (!Number.isInteger(resolved) || resolved < 1) throw new RangeError(`${name} must be a positive integer, got ${String(value)}`);
+  return resolved;
 }
 
 type PreparedJob = { ok: true; job: SandboxJob } | { ok: false; result: RunResult };
@@ -73,6 +87,7 @@ export function prepareJob(request: RunRequest): PreparedJob {
   if (typeof request.code !== 'string') return refuse('internal', 'code must be a string');
   if (request.code.length > MAX_CODE_CHARS) return refuse('forbidden', `the code is too long (at most ${MAX_CODE_CHARS} characters)`);
   if (!IDENTIFIER[request.language].test(request.functionName)) return refuse('internal', `invalid function name: ${JSON.stringify(request.functionName)}`);
+  if (request.owner !== undefined && typeof request.owner !== 'string') return refuse('internal', 'owner must be a string');
   if (tests.length === 0 || tests.length > MAX_TESTS) return refuse('internal', `a run needs 1 to ${MAX_TESTS} tests`);
   const argsJson: string[] = [];
   for (const [index, test] of tests.entries()) {

@@ -2,9 +2,16 @@
 // Python-level blocks can be bypassed by introspection, while these sit below
 // anything learner code can touch. Each patch is local to the worker thread:
 // a worker has its own V8 isolate and its own copies of Node's built-in
-// modules, so the server's main thread is unaffected.
+// modules, so the server's main thread is unaffected. The thread boots a fresh
+// interpreter for every run; the guards are per thread, so they hold for every
+// interpreter it boots (closeHostGlobals is re-applied after each boot).
 
-import { createRequire } from 'node:module';
+import { constants as fsConstants } from 'node:fs';
+import { createRequire, syncBuiltinESMExports } from 'node:module';
+
+// Emscripten's NODEFS reads the open flags through process.binding('constants')
+// each time an interpreter starts; the stub process hands out only these.
+const OPEN_FLAGS = Object.freeze(Object.fromEntries(Object.entries(fsConstants).filter(([name]) => name.startsWith('O_'))));
 
 /**
  * Emscripten's `system()` in Node calls `child_process.spawnSync` with a shell:
@@ -29,6 +36,9 @@ export function blockChildProcesses() {
     signal: null,
     error: new Error('process spawning is disabled in the sandbox'),
   });
+  // Pyodide's loader hands `import('node:child_process')` to a `require` shim: the
+  // ES module's named exports must be the stubs too.
+  syncBuiltinESMExports();
 }
 
 /** Emscripten's errno for EACCES (python-worker.mjs checks it against Pyodide's table). */
@@ -60,7 +70,8 @@ export function blockWebSockets(pyodideRuntimeUrl) {
 }
 
 /**
- * Run after Pyodide has booted. Learner code has no JavaScript object to start
+ * Run after every interpreter boot (idempotent: Pyodide's loader puts a
+ * `require` back each time it starts an interpreter). Learner code has no JavaScript object to start
  * from (its `js` module is an empty object and the FFI modules are gone), but if
  * one leaked, this is what it would find:
  * - no `.constructor.constructor` → `Function('return process')()`: the
@@ -92,6 +103,10 @@ export function closeHostGlobals() {
     exitCode: undefined,
     getuid: () => 0,
     umask: () => 0o022,
+    binding(name) {
+      if (name !== 'constants') throw new Error(`process.binding('${name}') is not available in the sandbox`);
+      return { fs: { ...OPEN_FLAGS } };
+    },
   };
 }
 

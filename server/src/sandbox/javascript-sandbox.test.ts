@@ -137,3 +137,50 @@ describe('javascript sandbox: containment', () => {
     await expectRecovered();
   });
 });
+
+describe('javascript sandbox: each run starts from a fresh runtime (SPEC §8)', () => {
+  // One thread, so that the tampering run and the probe go through the same worker.
+  let single: Sandbox;
+  beforeAll(async () => {
+    single = createSandbox({ timeoutMs: TIMEOUT_MS, javascriptWorkers: 1 });
+    await single.warm();
+  }, 60_000);
+  afterAll(() => single.close());
+
+  const TAMPER = `
+    globalThis.leftover = 'from the attacker';
+    var leftoverVar = 1;
+    Array.prototype.map = function () { return ['tampered']; };
+    Array.prototype.leftover = 1;
+    Object.prototype.leftover = 1;
+    String.prototype.trim = function () { return 'tampered'; };
+    Math.max = () => -1;
+    JSON.stringify = () => '"tampered"';
+    JSON.parse = () => ['tampered'];
+    Object.defineProperty(globalThis, 'undefinedName', { value: 1, configurable: false });
+  `;
+  const PROBE = `function attempt() {
+    return [typeof leftover, typeof leftoverVar, typeof undefinedName, [1, 2].map((n) => n * 2), 'leftover' in [], 'leftover' in {},
+      ' a '.trim(), Math.max(1, 2), JSON.stringify({ a: 1 }), JSON.parse('[1]')];
+  }`;
+  const CLEAN = ['undefined', 'undefined', 'undefined', [2, 4], false, false, 'a', 2, '{"a":1}', [1]];
+
+  async function expectClean(): Promise<void> {
+    const result = await single.run({ language: 'javascript', code: PROBE, functionName: 'attempt', tests: [{ args: [], expected: CLEAN }] });
+    expect(result.outcomes).toEqual([{ passed: true, actual: CLEAN }]);
+  }
+
+  it('globals, prototypes and JSON changed by one run are untouched in the next', async () => {
+    const attacked = await single.run({ language: 'javascript', code: `${TAMPER}\nfunction attempt() { return [1, 2].map((n) => n); }`, functionName: 'attempt', tests: [{ args: [], expected: null }] });
+    // The tampering did take effect inside its own run...
+    expect(attacked.outcomes).toEqual([{ passed: false, actual: ['tampered'] }]);
+    // ...and nowhere else.
+    await expectClean();
+  });
+
+  it('a run that tampers and then loops until interrupted leaves nothing either', { timeout: SLOW }, async () => {
+    const attacked = await single.run({ language: 'javascript', code: `${TAMPER}\nfunction attempt() { while (true) {} }`, functionName: 'attempt', tests: [{ args: [], expected: null }] });
+    expect(attacked.error).toEqual({ kind: 'timeout', message: 'time limit exceeded' });
+    await expectClean();
+  });
+});

@@ -1,9 +1,11 @@
 // The JavaScript sandbox worker thread. Learner code runs in QuickJS compiled to
 // WebAssembly: a separate interpreter whose only link to this thread is strings
 // (the code, JSON-encoded args and results, console text). Each run gets a fresh
-// runtime with a memory limit, a stack limit and an interrupt handler. QuickJS
-// could stop an endless loop on its own, but it runs here rather than on the
-// main thread so the server's event loop never waits for learner code.
+// runtime and context with a memory limit, a stack limit and an interrupt
+// handler, disposed at the end of the run: globals, prototypes and built-ins a
+// submission changes do not exist in the next run. QuickJS could stop an endless
+// loop on its own, but it runs here rather than on the main thread so the
+// server's event loop never waits for learner code.
 
 import { parentPort, workerData } from 'node:worker_threads';
 import { getQuickJS } from 'quickjs-emscripten';
@@ -15,9 +17,10 @@ const FILENAME = 'submission.js';
 const port = parentPort;
 if (!port) throw new Error('javascript-worker.mjs must run in a worker thread');
 
-/** @type {{ interruptBuffer: SharedArrayBuffer, memoryBytes: number }} */
-const { interruptBuffer, memoryBytes } = workerData;
-const interrupt = new Int32Array(interruptBuffer);
+/** @type {import('./protocol').WorkerStartData} */
+const { memoryBytes } = workerData;
+/** The interrupt flag of the run in progress (a new one per run). */
+let interrupt = new Int32Array(1);
 
 /** Maps a QuickJS error (dumped to plain data) to the sandbox's failure kinds. */
 function describeError(dumped, { loading }) {
@@ -156,14 +159,16 @@ function callTest(context, runtime, { fn, parse, stringify }, argsJson) {
 }
 
 function handleRun(quickJs, message) {
-  // The host clears the interrupt flag when it dispatches the run.
   const { runId } = message;
+  interrupt = new Int32Array(message.interruptBuffer);
   try {
     const output = runSubmission(quickJs, message, {
       loaded: (failure) => port.postMessage(failure ? { type: 'loaded', runId, failure } : { type: 'loaded', runId }),
       called: (index, report) => port.postMessage({ type: 'called', runId, index, report }),
     });
     port.postMessage({ type: 'finished', runId, output });
+    // A fresh runtime costs well under a millisecond: the thread can take the next run at once.
+    port.postMessage({ type: 'ready' });
   } catch (error) {
     // QuickJS itself failed (e.g. its WebAssembly aborted): the host replaces this thread.
     port.postMessage({ type: 'crashed', runId, failure: { kind: 'internal', message: `sandbox error: ${error?.message ?? error}` } });

@@ -1,8 +1,9 @@
 // Pyodide's file system is Emscripten's in-memory MEMFS: nothing of the host is
-// mounted (no NODEFS; a test checks), so host files are out of reach. These
-// guards keep learner code from changing what the next run sees (e.g. a
-// `json.py` dropped next to the standard library) and from filling the worker's
-// memory with files.
+// mounted (no NODEFS; a test checks), so host files are out of reach. Every
+// interpreter has its own file system, discarded with it after one run, so
+// nothing written survives into the next run. These guards keep learner code
+// from rewriting the standard library under its own feet (e.g. a `json.py`
+// dropped next to it) and from filling the worker's memory with files.
 
 /** Writable paths other than the scratch directory. */
 const WRITABLE_DEVICES = new Set(['/dev/null']);
@@ -12,10 +13,9 @@ const WRITABLE_DEVICES = new Set(['/dev/null']);
  * deleted. Emscripten routes all of these through `FS.nodePermissions` on the
  * resolved node (after symlinks), so one override covers them all. Outside the
  * scratch area mode bits are ignored for reading, so a chmod cannot lock the
- * standard library away from later runs.
- * @param {any} FS Emscripten's FS object (pyodide.FS).
+ * standard library away from the interpreter's own imports.
+ * @param {any} FS Emscripten's FS object (pyodide.FS) of one interpreter.
  * @param {{ scratchDir: string, maxScratchBytes: number, maxScratchNodes: number, errno: Record<string, number> }} options
- * @returns {{ resetScratch(): void }}
  */
 export function confineWrites(FS, options) {
   const { scratchDir, maxScratchBytes, maxScratchNodes, errno } = options;
@@ -32,8 +32,9 @@ export function confineWrites(FS, options) {
     return errno.EACCES;
   };
 
-  // A per-run quota on what goes into scratch: bytes written (counted as they
-  // are written, so rewriting a file counts again) and nodes created.
+  // A quota on what goes into scratch during the interpreter's one run: bytes
+  // written (counted as they are written, so rewriting a file counts again) and
+  // nodes created.
   let bytesWritten = 0;
   let nodesCreated = 0;
   const write = FS.write;
@@ -56,19 +57,8 @@ export function confineWrites(FS, options) {
     return mknod(path, mode, device);
   };
 
-  // Scratch is its own MEMFS mount, so wiping it is one unmount and remount.
   FS.mkdirTree(scratchDir);
   FS.mount(FS.filesystems.MEMFS, {}, scratchDir);
-  return {
-    resetScratch() {
-      FS.chdir('/');
-      FS.unmount(scratchDir);
-      FS.mount(FS.filesystems.MEMFS, {}, scratchDir);
-      FS.chdir(scratchDir);
-      bytesWritten = 0;
-      nodesCreated = 0;
-    },
-  };
 }
 
 /**

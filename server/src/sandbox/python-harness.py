@@ -1,28 +1,33 @@
-# The Python half of the sandbox, run once when a Python worker boots
-# (python-worker.mjs). It closes the JS bridge, blocks dangerous modules and
-# process spawning at the Python level, and exposes three entry points the
-# worker calls for every run: load_submission, call_test and reset_state.
+# The Python half of the sandbox. python-worker.mjs runs this file once in
+# every fresh interpreter, before any learner code: it closes the JS bridge,
+# blocks dangerous modules and process spawning at the Python level, empties
+# the environment, reseeds `random`, and defines json_of_result.
 #
-# Python-level blocks are one layer only: Python cannot sandbox itself against
-# introspection tricks. The real guards sit below, in JavaScript (see
-# host-lockdown.mjs and pyodide-file-system.mjs): no child processes, no sockets,
-# no writes outside /tmp, a capped heap and no route from a JS object back to
-# the host's globals.
+# It does not drive runs. The worker compiles, executes and calls the learner's
+# code from JavaScript through C-level callables (builtins.compile and exec,
+# itertools.starmap), so no frame of this file is ever under learner code:
+# `sys._getframe(1)` in learner code finds no caller. Learner code can still
+# reach the objects defined here (through sys.meta_path or gc.get_objects())
+# and change them, but only inside its own interpreter, which the worker
+# discards after the run: the next run gets a new one. Python cannot sandbox
+# itself, so nothing here relies on being out of reach.
 #
-# Expected values never enter the sandbox: this file only reports what the
+# Python-level blocks are one layer only. The real guards sit below, in
+# JavaScript (see host-lockdown.mjs and pyodide-file-system.mjs): no child
+# processes, no sockets, no writes outside /tmp, a capped heap and no route
+# from a JS object back to the host's globals.
+#
+# Expected values never enter the sandbox: the worker only reports what the
 # learner's function returned, as JSON text; the host compares. So tampering
-# with this harness cannot turn a wrong answer into a right one.
+# with this file cannot turn a wrong answer into a right one.
 
-import builtins
 import gc
 import json
 import os
-import signal
+import random
 import sys
-import traceback
 
 SCRATCH_DIR = '/tmp'
-MAX_RESULT_CHARS = 65_536
 MAX_RESULT_DEPTH = 64
 RECURSION_LIMIT = 1000
 # Python-to-Python calls do not use the WebAssembly stack, but calls through C
@@ -67,7 +72,7 @@ def _refuse(what):
 def _close_process_spawning():
     # In Node, Emscripten's system() really runs a host shell; the worker stubs
     # child_process too, this gives learners a clear error first. os._exit
-    # would stop Emscripten's runtime under the harness's feet.
+    # would stop Emscripten's runtime under the worker's feet.
     names = ('system', 'popen', '_exit', 'fork', 'forkpty', 'vfork', 'kill', 'killpg',
              'posix_spawn', 'posix_spawnp', 'spawnl', 'spawnle', 'spawnlp',
              'spawnlpe', 'spawnv', 'spawnve', 'spawnvp', 'spawnvpe', 'execl',
@@ -92,6 +97,14 @@ def _close_js_bridge():
     gc.collect()
 
 
+def _empty_environment():
+    # Emscripten's defaults (USER, LOGNAME, PATH, PWD, LANG and `_`, the host
+    # script's path) are left out when the interpreter starts; this drops what
+    # Pyodide sets for itself (PYTHONINSPECT, LD_LIBRARY_PATH). HOME is scratch.
+    os.environ.clear()
+    os.environ['HOME'] = SCRATCH_DIR
+
+
 _set_recursion_limit = sys.setrecursionlimit
 
 
@@ -100,102 +113,27 @@ def _capped_recursion_limit(limit):
 
 
 sys.dont_write_bytecode = True
+_set_recursion_limit(RECURSION_LIMIT)
 sys.setrecursionlimit = _capped_recursion_limit
 _close_process_spawning()
 _close_js_bridge()
+_empty_environment()
+# Every interpreter starts from the same memory snapshot, `random` already
+# imported: without a new seed, every run would draw the same numbers.
+random.seed()
 os.chdir(SCRATCH_DIR)
 
-# The state every run starts from. Learner code may rebind module attributes,
-# builtins or sys hooks; reset_state puts them back so one submission cannot
-# change how the next one behaves.
-_PRISTINE_PATH = [entry for entry in sys.path if entry not in ('', '/home/pyodide')]
-_PRISTINE_META_PATH = list(sys.meta_path)
-_PRISTINE_PATH_HOOKS = list(sys.path_hooks)
-_PRISTINE_MODULES = dict(sys.modules)
-_PRISTINE_MODULE_DICTS = {name: dict(vars(module)) for name, module in _PRISTINE_MODULES.items()}
-_PRISTINE_ENVIRON = dict(os.environ)
-_PRISTINE_INT_DIGITS = sys.get_int_max_str_digits()
 _dumps = json.dumps
-_loads = json.loads
-
-
-def _restore_dict(target, pristine):
-    for key in [key for key in target if key not in pristine]:
-        del target[key]
-    for key, value in pristine.items():
-        if target.get(key, _restore_dict) is not value:
-            target[key] = value
-
-
-def reset_state():
-    """Put the interpreter back to its post-boot state. Called after every run."""
-    sys.settrace(None)
-    sys.setprofile(None)
-    _set_recursion_limit(RECURSION_LIMIT)
-    sys.set_int_max_str_digits(_PRISTINE_INT_DIGITS)
-    for name in [name for name in sys.modules if name not in _PRISTINE_MODULES]:
-        del sys.modules[name]
-    _restore_dict(sys.modules, _PRISTINE_MODULES)
-    for name, module in _PRISTINE_MODULES.items():
-        _restore_dict(vars(module), _PRISTINE_MODULE_DICTS[name])
-    sys.path[:] = _PRISTINE_PATH
-    sys.meta_path[:] = _PRISTINE_META_PATH
-    sys.path_hooks[:] = _PRISTINE_PATH_HOOKS
-    sys.path_importer_cache.clear()
-    if os.environ != _PRISTINE_ENVIRON:
-        os.environ.clear()
-        os.environ.update(_PRISTINE_ENVIRON)
-    # The time limit raises KeyboardInterrupt through SIGINT: keep it deliverable.
-    signal.signal(signal.SIGINT, signal.default_int_handler)
-    gc.enable()
-    os.chdir(SCRATCH_DIR)
-    # The previous submission's namespace is a cycle (functions point back at
-    # their globals); the automatic collector frees it, an explicit collect here
-    # would cost ~10 ms per run.
-    _state['function'] = None
-
-
-_state = {'function': None}
-
-
-def _submission_line(error):
-    lines = [line for frame, line in traceback.walk_tb(error.__traceback__)
-             if frame.f_code.co_filename == '<submission>']
-    return lines[-1] if lines else None
-
-
-def _text_of(error):
-    # A learner's exception class may define a __str__ that raises.
-    try:
-        return str(error)
-    except Exception:
-        return '<unprintable>'
-
-
-def _is_size_overflow(text):
-    return 'index-sized integer' in text or text.startswith('repeated')
-
-
-def _describe(error):
-    """An exception as {kind, message}: the kind the host reports, the message the learner reads."""
-    if isinstance(error, KeyboardInterrupt):
-        return {'kind': 'timeout', 'message': 'time limit exceeded'}
-    if isinstance(error, MemoryError):
-        return {'kind': 'memory', 'message': 'MemoryError: memory limit exceeded'}
-    detail = _text_of(error)
-    if isinstance(error, OverflowError) and _is_size_overflow(detail):
-        # On 32-bit WebAssembly `'x' * 10**10` cannot even be attempted: it is a memory bomb.
-        return {'kind': 'memory', 'message': f'MemoryError: memory limit exceeded (OverflowError: {detail})'}
-    kind = 'forbidden' if isinstance(error, (PermissionError, ForbiddenImportError)) else 'runtime'
-    message = f'{type(error).__name__}: {detail}' if detail else type(error).__name__
-    line = _submission_line(error)
-    if line is not None:
-        message += f' (line {line})'
-    return {'kind': kind, 'message': message}
+# The C getter behind `cls.__name__`: a learner metaclass cannot intercept it.
+_type_name = type.__dict__['__name__'].__get__
 
 
 def _plain(value, depth=0):
-    """Copy a return value into plain JSON data. Exact types only: a subclass could lie to json."""
+    """Copy a return value into plain JSON data.
+
+    Exact types only, read without calling any of their methods: a subclass
+    could lie to json, and learner code must not run under this frame.
+    """
     if depth > MAX_RESULT_DEPTH:
         raise ValueError('return value is nested too deeply')
     kind = type(value)
@@ -211,40 +149,15 @@ def _plain(value, depth=0):
         plain = {}
         for key, item in value.items():
             if type(key) is not str:
-                raise ValueError(f'return value has a non-string dict key: {key!r}')
+                raise ValueError(f'return value has a dict key of type {_type_name(type(key))}, not str')
             plain[key] = _plain(item, depth + 1)
         return plain
-    raise ValueError(f'return value of type {kind.__name__} is not JSON data')
+    raise ValueError(f'return value of type {_type_name(kind)} is not JSON data')
 
 
-def load_submission(code, function_name):
-    """Compile and run the learner's module in a fresh namespace; find the function under test."""
-    namespace = {'__name__': '__main__', '__builtins__': builtins}
-    try:
-        compiled = compile(code, '<submission>', 'exec', dont_inherit=True)
-    except SyntaxError as error:
-        return _dumps({'ok': False, 'kind': 'syntax',
-                       'message': f'{type(error).__name__}: {error.msg} (line {error.lineno})'})
-    try:
-        exec(compiled, namespace)
-    except BaseException as error:
-        return _dumps({'ok': False, **_describe(error)})
-    function = namespace.get(function_name)
-    if not callable(function):
-        return _dumps({'ok': False, 'kind': 'missing_function',
-                       'message': f"define a function named '{function_name}'"})
-    _state['function'] = function
-    return _dumps({'ok': True})
+def json_of_result(results):
+    """The JSON text of results[0], what the learner's function returned.
 
-
-def call_test(args_json):
-    """Call the learner's function with JSON-decoded args; report its return value as JSON text."""
-    try:
-        value = _state['function'](*_loads(args_json))
-        actual = _dumps(_plain(value), ensure_ascii=False, allow_nan=False)
-    except BaseException as error:
-        return _dumps({'ok': False, **_describe(error)})
-    if len(actual) > MAX_RESULT_CHARS:
-        return _dumps({'ok': False, 'kind': 'runtime',
-                       'message': f'return value is too large (over {MAX_RESULT_CHARS} characters of JSON)'})
-    return '{"ok":true,"actualJson":' + _dumps(actual) + '}'
+    Called by the worker after the call has returned, from JavaScript.
+    """
+    return _dumps(_plain(results[0]), ensure_ascii=False, allow_nan=False)

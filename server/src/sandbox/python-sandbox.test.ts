@@ -129,7 +129,7 @@ describe('python sandbox: scoring', () => {
     });
   });
 
-  it('runs each submission in a fresh namespace and undoes changes to shared modules', async () => {
+  it('runs each submission in a fresh interpreter: changes to shared modules and globals are gone', async () => {
     await runPython('import builtins, json\nbuiltins.len = lambda value: 42\njson.dumps = None\nleftover = 1\ndef attempt():\n    return 0\n');
     const result = await runPython('def attempt():\n    return [len("abc"), "leftover" in globals()]\n', [{ args: [], expected: [3, false] }]);
     expect(result.outcomes).toEqual([{ passed: true, actual: [3, false] }]);
@@ -141,6 +141,13 @@ describe('python sandbox: host data', () => {
     const result = await runPython('import os\ndef attempt():\n    return [os.environ.get("SANDBOX_TEST_SECRET"), os.environ.get("HOME")]\n');
     expect(process.env.SANDBOX_TEST_SECRET).toBe('host-only');
     expect(result.outcomes).toEqual([{ passed: false, actual: [null, '/tmp'] }]);
+  });
+
+  it('has an empty environment: nothing of the host in os.environ (no `_`, PATH, PWD, USER), sys.argv or sys.executable', async () => {
+    const code = 'import os, sys\ndef attempt():\n    return [dict(os.environ), os.getenv("_"), sys.argv, sys.orig_argv, sys.executable]\n';
+    const expected = [{ HOME: '/tmp' }, null, [''], ['python'], ''];
+    const result = await runPython(code, [{ args: [], expected }]);
+    expect(result.outcomes).toEqual([{ passed: true, actual: expected }]);
   });
 
   it('cannot read the host’s /etc/passwd, and no host directory is mounted', async () => {

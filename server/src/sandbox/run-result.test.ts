@@ -90,6 +90,15 @@ describe('buildRunResult', () => {
     });
   });
 
+  it('fails a test whose reported return value is not JSON, without throwing on the main thread', () => {
+    const result = buildRunResult({ tests, loaded: true, reports: [{ ok: true, actualJson: '{' }, { ok: true, actualJson: '1' }, { ok: true, actualJson: '0' }], durationMs: 4 });
+    expect(result.outcomes).toEqual([
+      { passed: false, error: 'the sandbox reported a return value that is not JSON' },
+      { passed: true, actual: 1 },
+      { passed: true, actual: 0 },
+    ]);
+  });
+
   it('stops at a test the worker reported as timed out', () => {
     const result = buildRunResult({
       tests,

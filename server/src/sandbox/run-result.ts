@@ -31,8 +31,9 @@ export function buildRunResult(record: RunRecord): RunResult {
     if (index === runningIndex) return { passed: false, error: record.stopped?.message ?? 'stopped' };
     if (!report) return { passed: false, error: `not run: ${notRunReason?.message ?? 'no result'}` };
     if (!report.ok) return { passed: false, error: report.message };
-    const actual: unknown = JSON.parse(report.actualJson);
-    return { passed: jsonEqual(actual, normalizeJson(test.expected)), actual };
+    const actual = parseActual(report.actualJson);
+    if (!actual.ok) return { passed: false, error: 'the sandbox reported a return value that is not JSON' };
+    return { passed: jsonEqual(actual.value, normalizeJson(test.expected)), actual: actual.value };
   });
   const passed = outcomes.filter((outcome) => outcome.passed).length;
   const error = record.stopped ?? record.loadFailure ?? firstTestError(record.reports);
@@ -44,6 +45,19 @@ export function buildRunResult(record: RunRecord): RunResult {
     durationMs: Math.round(record.durationMs),
     ...(record.output ? { output: record.output } : {}),
   };
+}
+
+/**
+ * Workers send valid JSON, but this runs in a worker's message handler on the
+ * server's main thread: a malformed report must not throw there.
+ */
+function parseActual(actualJson: unknown): { ok: true; value: unknown } | { ok: false } {
+  if (typeof actualJson !== 'string') return { ok: false };
+  try {
+    return { ok: true, value: JSON.parse(actualJson) };
+  } catch {
+    return { ok: false };
+  }
 }
 
 /** A JSON round trip, so `expected` compares the way it would after crossing the wire. */

@@ -13,6 +13,12 @@ export interface RunRequest {
   code: string;
   functionName: string;
   tests: CodeTest[];
+  /**
+   * Who submitted it (the learner id). Runs wait in one queue per owner, served
+   * round robin, and an owner may have at most `maxQueuedPerOwner` runs in the
+   * sandbox. Runs without an owner share one anonymous owner.
+   */
+  owner?: string;
 }
 
 /** The outcome of one test, in the order of `RunRequest.tests`. */
@@ -39,6 +45,8 @@ export const RUN_ERROR_KINDS = {
   missing_function: 'missing_function',
   /** A fault of the sandbox itself (worker failed to start, closed sandbox, bad request). */
   internal: 'internal',
+  /** The owner already has `maxQueuedPerOwner` runs queued or running: nothing ran; wait for the previous run. */
+  busy: 'busy',
 } as const;
 export type RunErrorKind = keyof typeof RUN_ERROR_KINDS;
 
@@ -69,13 +77,26 @@ export interface SandboxOptions {
    * When set, it applies to both languages.
    */
   memoryMb?: number;
+  /** Python worker threads, each running one submission at a time. Default 2 (~150 MB RSS each). */
+  pythonWorkers?: number;
+  /** QuickJS worker threads. Default 2. */
+  javascriptWorkers?: number;
+  /**
+   * The most runs one owner may have in the sandbox per language, queued or
+   * running; one more resolves at once with a `busy` error. Default 3.
+   */
+  maxQueuedPerOwner?: number;
 }
 
-/** Runs untrusted learner code. Runs of one language are queued and run one at a time. */
+/**
+ * Runs untrusted learner code. Each language has a pool of worker threads;
+ * every run starts from a clean interpreter, and runs wait in per-owner queues
+ * served round robin.
+ */
 export interface Sandbox {
   /** Scores a submission. Never rejects for a learner's fault; rejects with the signal's reason when aborted. */
   run(request: RunRequest, signal?: AbortSignal): Promise<RunResult>;
-  /** Starts the workers and waits until both can take a run (Pyodide cold start). */
+  /** Starts the workers and waits until every one can take a run at once (the Pyodide cold start, or the next fresh interpreter). */
   warm(): Promise<void>;
   /** Stops the workers; queued and running runs end with an `internal` error. */
   close(): Promise<void>;
