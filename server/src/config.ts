@@ -41,6 +41,12 @@ const ConfigSchema = z.object({
    * its model calls are cancelled (the learner's message stays, answered on reconnect).
    */
   SOCKET_GRACE_MS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).max(3_600_000).default(30_000)),
+  /** Python sandbox threads (each ~160 MB once started); learner code runs in parallel up to this many. */
+  SANDBOX_PYTHON_WORKERS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(64).default(2)),
+  /** JavaScript (QuickJS) sandbox threads. */
+  SANDBOX_JAVASCRIPT_WORKERS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(64).default(2)),
+  /** Code runs one learner may have queued or running at once, per language; one more waits for a place. */
+  SANDBOX_MAX_QUEUED_PER_LEARNER: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(100).default(3)),
   /** Directory of the built web app to serve; empty disables static serving. */
   WEB_DIST: z.preprocess(emptyAsUndefined, z.string().default(path.join(repositoryRoot, 'web', 'dist'))),
 });
@@ -60,6 +66,7 @@ export interface Config {
   wsMaxFrameBytes: number;
   wsRateLimit: number;
   turnRateLimit: number;
+  sandbox: { pythonWorkers: number; javascriptWorkers: number; maxQueuedPerOwner: number };
   socketGraceMs: number;
   webDist: string;
 }
@@ -97,6 +104,11 @@ export function parseConfig(environment: Record<string, string | undefined>): Co
       wsMaxFrameBytes: env.WS_MAX_FRAME_BYTES,
       wsRateLimit: env.WS_RATE_LIMIT,
       turnRateLimit: env.TURN_RATE_LIMIT,
+      sandbox: {
+        pythonWorkers: env.SANDBOX_PYTHON_WORKERS,
+        javascriptWorkers: env.SANDBOX_JAVASCRIPT_WORKERS,
+        maxQueuedPerOwner: env.SANDBOX_MAX_QUEUED_PER_LEARNER,
+      },
       socketGraceMs: env.SOCKET_GRACE_MS,
       webDist: env.WEB_DIST,
     },

@@ -85,7 +85,7 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
   const repository = new SqliteSessionRepository(database);
   const catalog = overrides.catalog ?? loadCatalog();
   const assessments = new SqliteAssessmentRepository(database);
-  const sandbox = createSandbox();
+  const sandbox = createSandbox(config.sandbox);
   const limits = new LearnerLimits(
     { frames: { limit: config.wsRateLimit, windowMs: 10_000 }, turns: { limit: config.turnRateLimit, windowMs: 60_000 } },
     clock,

@@ -33,10 +33,21 @@ import { BackendToolRegistry, type BackendToolContext, type CompleteResult, type
 /** Runs learner code against tests (the sandbox adapter implements it). */
 export interface CodeRunner {
   run(
-    request: { language: 'python' | 'javascript'; code: string; functionName: string; tests: Array<{ args: unknown[]; expected: unknown }> },
+    request: {
+      language: 'python' | 'javascript';
+      code: string;
+      functionName: string;
+      tests: Array<{ args: unknown[]; expected: unknown }>;
+      /** Whose run it is: the sandbox queues per owner, so one learner's loops cannot starve others. */
+      owner?: string;
+    },
     signal?: AbortSignal,
   ): Promise<{ passed: number; total: number; error?: { kind: string; message: string } }>;
 }
+
+/** While the learner already has runs queued (`busy`), how long to wait before asking again, and how often. */
+const busyRetryMs = 500;
+const busyRetries = 40;
 
 export interface AssessmentRoomDeps extends RoomBaseDeps {
   repository: SessionRepository;
@@ -333,10 +344,16 @@ export class AssessmentRoom extends RoomBase {
       return { credit: scoreChoice(item, input.selectedIndex ?? -1), testsPassed: null, testsTotal: null, note: null };
     }
     const task = item.code;
-    const run = await this.deps.codeRunner.run(
-      { language: task.language, code: input.code ?? '', functionName: task.functionName, tests: task.tests },
-      input.signal,
-    );
+    const owner = this.session()?.learnerId;
+    const request = { language: task.language, code: input.code ?? '', functionName: task.functionName, tests: task.tests, ...(owner ? { owner } : {}) };
+    let run = await this.deps.codeRunner.run(request, input.signal);
+    // `busy`: this learner's earlier runs (other sessions) still fill their place in the queue.
+    // The answer is stored already; wait for a place rather than score it 0.
+    for (let attempt = 0; run.error?.kind === 'busy' && attempt < busyRetries; attempt += 1) {
+      await waitFor(busyRetryMs, input.signal);
+      run = await this.deps.codeRunner.run(request, input.signal);
+    }
+    if (run.error?.kind === 'busy') throw new Error(`the sandbox stayed busy for learner ${owner ?? 'unknown'}; the answer stays stored and is scored on resume`);
     return {
       credit: creditFromTests(run.passed, run.total, task.partialCredit),
       testsPassed: run.passed,
@@ -456,4 +473,20 @@ function framingText(blueprint: AssessmentBlueprint, item: GeneratedItem, positi
   if (position > 1) return where;
   const minutes = Math.round(config.timeLimitSeconds / 60);
   return `Welcome to “${blueprint.title}”: ${blueprint.totalItems} items, ${minutes} minutes. There are no hints or feedback until the end — your results come once you finish or time runs out.\n\n${where}`;
+}
+
+/** Resolves after `ms`, or rejects with the signal's reason when it aborts first. */
+function waitFor(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
 }
