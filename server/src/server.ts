@@ -5,7 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
-import Fastify, { type FastifyBaseLogger } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyReply } from 'fastify';
 import pino from 'pino';
 import { createTokenService, resolveJwtSecret } from './auth/tokens';
 import type { Config } from './config';
@@ -106,7 +106,17 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
 
   // Per-request logs only when debugging; errors always reach the log.
   const requestLogLevel = config.logLevel === 'debug' || config.logLevel === 'trace' || config.logLevel === 'silent' ? config.logLevel : 'warn';
-  const app = Fastify({ loggerInstance: logger.child({}, { level: requestLogLevel }) as FastifyBaseLogger, bodyLimit: 1_048_576 });
+  const app = Fastify({
+    loggerInstance: logger.child({}, { level: requestLogLevel }) as FastifyBaseLogger,
+    bodyLimit: 1_048_576,
+    // The router's own refusals answer in the API's error shape too (SPEC §6), without echoing the URL.
+    frameworkErrors: (error, _request, reply: FastifyReply) => {
+      if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+        return reply.status(404).send({ error: { code: 'not_found', message: 'Nothing exists under an id that long.' } });
+      }
+      return reply.status(400).send({ error: { code: 'bad_request', message: 'The URL is not valid (check its percent-encoding).' } });
+    },
+  });
   registerRoutes(app, { tokens, clock, hub, limits, learners, recallSets, sessions, tutor: provider.name, version, catalog });
 
   if (config.webDist && existsSync(path.join(config.webDist, 'index.html'))) {

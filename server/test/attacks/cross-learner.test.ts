@@ -72,11 +72,13 @@ describe("another learner's ids", () => {
       const client = await server.connect(guess, token);
       expect(await client.waitForClose()).toBe(4404);
     }
-    // An id longer than any real one may be refused by the router before any lookup (414) or
-    // looked up and not found (404): either way a JSON error that says nothing of anyone's data.
-    const long = await server.api<{ error: { code: string } }>('GET', `/api/sessions/${'x'.repeat(300)}`, { token });
-    expect([404, 414]).toContain(long.status);
-    expect(Object.keys(long.body)).toEqual(['error']);
+    // An id longer than any real one is refused by the router before any lookup, and a URL
+    // that does not decode is refused too, both in the API's own error shape (they once came
+    // back as the framework's {error,code,message,statusCode}, echoing the path).
+    const long = await server.api('GET', `/api/sessions/${'x'.repeat(300)}`, { token });
+    expect(long).toEqual({ status: 404, body: { error: { code: 'not_found', message: 'Nothing exists under an id that long.' } } });
+    const undecodable = await server.api('GET', '/api/sessions/%E0%A4%A', { token });
+    expect(undecodable).toEqual({ status: 400, body: { error: { code: 'bad_request', message: 'The URL is not valid (check its percent-encoding).' } } });
     const client = await server.connect('x'.repeat(300), token);
     expect(await client.waitForClose()).toBe(4404);
   });
