@@ -23,10 +23,14 @@ import {
 } from '../assessment';
 import type { Clock, IdGenerator, Logger } from '../ports';
 import { RoomBase, type RoomBaseDeps, type SessionListener } from '../session/room-base';
-import type { SessionRecord, SessionRepository } from '../session/session-repository';
 import { checkWidgetAnswer, recordWidgetAnswer } from '../session/widget-answers';
 import { buildHistory, buildState, isEnded, toolNameForKind, widgetForAction } from '../session/session-view';
-import { deadlineOf, type AssessmentConfig, type AssessmentRepository, type StoredItem, type StoredResponse } from './assessment-repository';
+import type { StoredItem, StoredResponse } from '../storage/assessments';
+import type { SessionSnapshot } from '../storage/session-snapshot';
+import { typeStateOf } from '../storage/session-type-state';
+import type { StoredSession } from '../storage/sessions';
+import type { Storage } from '../storage/storage';
+import { deadlineOf, type AssessmentConfig } from './assessment-config';
 import { buildResults, progressOf, sectionTitle, widgetForItem } from './assessment-view';
 import { BackendToolRegistry, type BackendToolContext, type CompleteResult, type EvaluateInput, type EvaluateResult, type NextItemResult } from './backend-tools';
 
@@ -39,8 +43,7 @@ export interface CodeRunner {
 }
 
 export interface AssessmentRoomDeps extends RoomBaseDeps {
-  repository: SessionRepository;
-  assessments: AssessmentRepository;
+  storage: Storage;
   catalog: Catalog;
   codeRunner: CodeRunner;
   clock: Clock;
@@ -63,21 +66,21 @@ export class AssessmentRoom extends RoomBase {
   ) {
     super(sessionId, deps, onIdle);
     this.tools = new BackendToolRegistry({
-      nextItem: (context) => Promise.resolve(this.pickNextItem(context)),
+      nextItem: () => this.pickNextItem(),
       evaluate: (_context, input) => this.evaluate(input),
-      complete: (context, reason) => Promise.resolve(this.finish(context, reason)),
+      complete: (_context, reason) => this.finish(reason),
     });
   }
 
-  override attach(listener: SessionListener, terminate?: () => void): void {
-    const session = this.deps.repository.getSession(this.sessionId);
-    if (!session) return;
-    const state = this.state();
+  override async attach(listener: SessionListener, terminate?: () => void): Promise<void> {
+    const snapshot = await this.consistentRead(() => this.deps.storage.loadSessionSnapshot(this.sessionId));
+    if (!snapshot) return;
+    const state = this.stateOf(snapshot);
     listener({ type: 'state_update', payload: { state } });
     if (state.status === 'awaiting_client_action') listener({ type: 'widget', payload: state.pendingWidget });
-    listener({ type: 'history', payload: { messages: this.history() } });
+    listener({ type: 'history', payload: { messages: buildHistory(snapshot.messages, snapshot.actions) } });
     this.register(listener, terminate);
-    this.resume();
+    if (!isEnded(snapshot.session.status)) this.resume();
   }
 
   override handle(message: ClientMessage, reply: SessionListener): Promise<void> {
@@ -92,8 +95,8 @@ export class AssessmentRoom extends RoomBase {
       case 'end_session':
         // Not cancelled: an answer being scored is the learner's and counts; ending waits for it.
         return this.enqueue(async () => {
-          const session = this.session();
-          if (!session || isEnded(session.status)) return this.fail(reply, 'session_ended', 'This assessment has already ended.');
+          const snapshot = await this.load();
+          if (!snapshot || isEnded(snapshot.session.status)) return this.fail(reply, 'session_ended', 'This assessment has already ended.');
           await this.complete('ended_by_learner');
         });
       default: {
@@ -104,9 +107,11 @@ export class AssessmentRoom extends RoomBase {
   }
 
   override resume(): void {
-    const session = this.session();
-    if (!session || isEnded(session.status)) return;
-    void this.enqueue(() => this.advance());
+    void this.enqueue(async () => {
+      const snapshot = await this.load();
+      if (!snapshot || isEnded(snapshot.session.status)) return;
+      await this.advance();
+    });
   }
 
   override close(): void {
@@ -119,33 +124,39 @@ export class AssessmentRoom extends RoomBase {
     super.terminate();
   }
 
-  override state(): SessionState {
-    const session = this.session();
-    if (!session) throw new Error(`session ${this.sessionId} vanished`);
-    const { blueprint, config } = this.setup();
-    const progress = progressOf(blueprint, config, this.deps.assessments.listItems(this.sessionId), this.deps.assessments.listResponses(this.sessionId), isEnded(session.status), this.deps.clock.now());
-    return buildState(session, { recalledCount: progress.answered, totalPoints: progress.totalItems, assessment: progress }, this.deps.repository.getPendingAction(this.sessionId));
+  override async state(): Promise<SessionState> {
+    const snapshot = await this.load();
+    if (!snapshot) throw new Error(`session ${this.sessionId} vanished`);
+    return this.stateOf(snapshot);
   }
 
-  override history(): HistoryMessage[] {
-    return buildHistory(this.deps.repository.listMessages(this.sessionId), this.deps.repository.listActions(this.sessionId));
+  override async history(): Promise<HistoryMessage[]> {
+    const snapshot = await this.deps.storage.loadSessionSnapshot(this.sessionId);
+    return snapshot ? buildHistory(snapshot.messages, snapshot.actions) : [];
   }
 
-  override summary(): SessionSummary | null {
-    const session = this.session();
-    if (!session || !isEnded(session.status)) return null;
-    return this.buildSummary(session);
+  override async summary(): Promise<SessionSummary | null> {
+    const snapshot = await this.load();
+    if (!snapshot || !isEnded(snapshot.session.status)) return null;
+    return this.buildSummary(snapshot);
   }
 
   // -------------------------------------------------------------------------
 
-  private session(): SessionRecord | null {
-    return this.deps.repository.getSession(this.sessionId);
+  /** The session without its conversation: state, items and responses. */
+  private load(): Promise<SessionSnapshot | null> {
+    return this.deps.storage.loadSessionSnapshot(this.sessionId, { lastMessages: 0 });
   }
 
-  private setup(): { blueprint: AssessmentBlueprint; config: AssessmentConfig } {
-    const config = this.deps.assessments.getConfig(this.sessionId);
-    if (!config) throw new Error(`session ${this.sessionId} has no assessment configuration`);
+  private stateOf(snapshot: SessionSnapshot): SessionState {
+    const { blueprint, config } = this.setup(snapshot.session);
+    const { items, responses } = assessmentOf(snapshot);
+    const progress = progressOf(blueprint, config, items, responses, isEnded(snapshot.session.status), this.deps.clock.now());
+    return buildState(snapshot.session, { recalledCount: progress.answered, totalPoints: progress.totalItems, assessment: progress }, snapshot.pendingAction);
+  }
+
+  private setup(session: StoredSession): { blueprint: AssessmentBlueprint; config: AssessmentConfig } {
+    const { type: _type, ...config } = typeStateOf(session, 'assessment');
     const blueprint = this.deps.catalog.getAssessment(config.blueprintId);
     if (!blueprint) throw new Error(`assessment blueprint ${config.blueprintId} is no longer available`);
     return { blueprint, config };
@@ -163,58 +174,60 @@ export class AssessmentRoom extends RoomBase {
     });
   }
 
-  /** The server's deadline, once the first item was presented. */
-  private deadline(config: AssessmentConfig): Date | null {
-    return deadlineOf(config, this.deps.assessments.listItems(this.sessionId));
-  }
-
-  private expired(config: AssessmentConfig): boolean {
-    const deadline = this.deadline(config);
+  private expired(config: AssessmentConfig, items: StoredItem[]): boolean {
+    const deadline = deadlineOf(config, items);
     return deadline !== null && this.deps.clock.now().getTime() >= deadline.getTime();
   }
 
   /** Presents the next item, or ends the assessment when time is up or every item is answered. */
   private async advance(): Promise<void> {
     if (!(await this.scoreStoredAnswers())) return;
-    const session = this.session();
-    if (!session || isEnded(session.status)) return;
-    const { config } = this.setup();
-    if (this.expired(config)) return this.complete('time_expired');
-    if (session.status === 'pending') this.deps.repository.updateSession(this.sessionId, { status: 'active' }, this.deps.clock.now());
-    const items = this.deps.assessments.listItems(this.sessionId);
-    const answered = new Set(this.deps.assessments.listResponses(this.sessionId).map((response) => response.itemId));
+    let snapshot = await this.load();
+    if (!snapshot || isEnded(snapshot.session.status)) return;
+    const { config } = this.setup(snapshot.session);
+    const { items, responses } = assessmentOf(snapshot);
+    if (this.expired(config, items)) return this.complete('time_expired');
+    if (snapshot.session.status === 'pending') {
+      const session = await this.deps.storage.transaction((tx) => tx.sessions.update(this.sessionId, { status: 'active' }, this.deps.clock.now()));
+      this.noteCommit();
+      snapshot = { ...snapshot, session };
+    }
+    const answered = new Set(responses.map((response) => response.itemId));
     if (items.some((stored) => !answered.has(stored.id))) {
-      this.armDeadline();
+      this.armDeadline(config, items);
       return;
     }
     const next = await this.tools.call(this.tools.nextItem, this.context(), undefined);
     if (!next.result.item) return this.complete('all_answered');
-    this.present(next.result.item, next.result.position);
-    this.armDeadline();
+    const presented = await this.present(snapshot, next.result.item, next.result.position);
+    this.armDeadline(config, presented);
   }
 
-  private pickNextItem(_context: BackendToolContext): NextItemResult {
-    const { blueprint, config } = this.setup();
-    const items = this.deps.assessments.listItems(this.sessionId);
-    const records = this.responseRecords(items, this.deps.assessments.listResponses(this.sessionId));
+  private async pickNextItem(): Promise<NextItemResult> {
+    const snapshot = await this.load();
+    if (!snapshot) throw new Error(`session ${this.sessionId} vanished`);
+    const { blueprint, config } = this.setup(snapshot.session);
+    const { items, responses } = assessmentOf(snapshot);
+    const records = this.responseRecords(items, responses);
     const position = items.length + 1;
     const item = nextItem(this.deps.catalog, blueprint.id, records, randomForItem(config.seed, position));
     return { item, position, totalItems: blueprint.totalItems };
   }
 
-  /** Stores the item, its framing message and its widget in one transaction, then shows it. */
-  private present(item: GeneratedItem, position: number): void {
-    const { repository, assessments, clock, ids } = this.deps;
-    const { blueprint, config } = this.setup();
+  /** Stores the item, its framing message and its widget in one transaction, then shows it. Returns the items now presented. */
+  private async present(snapshot: SessionSnapshot, item: GeneratedItem, position: number): Promise<StoredItem[]> {
+    const { storage, clock, ids } = this.deps;
+    const { blueprint, config } = this.setup(snapshot.session);
     const now = clock.now();
     const widget = widgetForItem(item, position, blueprint.totalItems);
     const widgetId = ids.next();
     const toolCallId = `item-${position}-${widgetId}`;
     const messageId = ids.next();
     const framing = framingText(blueprint, item, position, config);
-    repository.transaction(() => {
-      assessments.addItem({ id: ids.next(), sessionId: this.sessionId, position, item, widgetId, presentedAt: now });
-      repository.appendMessage({
+    const stored: StoredItem = { id: ids.next(), sessionId: this.sessionId, position, item, widgetId, presentedAt: now };
+    const { session, pendingAction } = await storage.transaction(async (tx) => {
+      await tx.assessments.addItem(stored);
+      await tx.messages.append({
         id: messageId,
         sessionId: this.sessionId,
         role: 'tutor',
@@ -225,43 +238,49 @@ export class AssessmentRoom extends RoomBase {
         clientMessageId: null,
         createdAt: now,
       });
-      repository.createPendingAction({ id: widgetId, sessionId: this.sessionId, toolCallId, kind: widget.kind, props: { ...widget.props }, createdAt: now });
-      repository.updateSession(this.sessionId, { status: 'awaiting_client_action' }, now);
+      const pendingAction = await tx.pendingActions.create({ id: widgetId, sessionId: this.sessionId, toolCallId, kind: widget.kind, props: { ...widget.props }, createdAt: now });
+      const session = await tx.sessions.update(this.sessionId, { status: 'awaiting_client_action' }, now);
+      return { session, pendingAction };
     });
+    this.noteCommit();
+    const items = [...assessmentOf(snapshot).items, stored];
     this.broadcast({ type: 'typing', payload: {} });
     this.broadcast({ type: 'assistant', payload: { messageId, message: framing } });
-    const state = this.state();
+    const state = this.stateOf({ ...snapshot, session, pendingAction, assessment: { items, responses: assessmentOf(snapshot).responses } });
     this.broadcast({ type: 'state_update', payload: { state } });
     if (state.status === 'awaiting_client_action') this.broadcast({ type: 'widget', payload: state.pendingWidget });
+    return items;
   }
 
   private async handleAnswer(widgetId: string, response: WidgetAnswer, reply: SessionListener): Promise<void> {
-    const { repository, assessments, clock, ids } = this.deps;
-    const session = this.session();
-    if (!session) return;
-    if (isEnded(session.status)) return this.fail(reply, 'session_ended', 'This assessment has ended; your results are ready.');
-    const { config } = this.setup();
-    if (this.expired(config)) {
+    const { storage, clock, ids } = this.deps;
+    const snapshot = await this.load();
+    if (!snapshot) return;
+    if (isEnded(snapshot.session.status)) return this.fail(reply, 'session_ended', 'This assessment has ended; your results are ready.');
+    const { config } = this.setup(snapshot.session);
+    if (this.expired(config, assessmentOf(snapshot).items)) {
       await this.complete('time_expired');
       return this.fail(reply, 'session_ended', 'Time is up: answers given before the limit are scored.');
     }
-    const action = repository.getPendingAction(this.sessionId);
+    const action = snapshot.pendingAction;
     if (!action || action.id !== widgetId) {
-      const known = repository.listActions(this.sessionId).some((candidate) => candidate.id === widgetId);
+      const known = snapshot.actions.some((candidate) => candidate.id === widgetId);
       return this.fail(reply, 'widget_not_pending', known ? 'That item was already answered.' : 'No item with that id is waiting for an answer.');
     }
     const checked = checkWidgetAnswer(widgetForAction(action), response);
     if (!checked.ok) return this.fail(reply, 'invalid_payload', checked.error);
-    const stored = assessments.listItems(this.sessionId).find((candidate) => candidate.widgetId === widgetId);
+    const stored = assessmentOf(snapshot).items.find((candidate) => candidate.widgetId === widgetId);
     if (!stored) throw new Error(`pending widget ${widgetId} has no item`);
 
     // The answer is stored before it is scored (SPEC §8): a crash or a cancelled run while
     // the sandbox works loses nothing, and `advance` scores it when the session resumes.
+    // Operations run one at a time, so the pending action read above is still the one pending.
     const now = clock.now();
-    repository.transaction(() => {
-      recordWidgetAnswer(repository, { id: ids.next(), action, response, text: checked.value, at: now });
-      repository.updateSession(this.sessionId, { status: 'active' }, now);
+    await storage.transaction(async (tx) => {
+      await recordWidgetAnswer(tx, { id: ids.next(), action, response, text: checked.value, at: now });
+      await tx.sessions.update(this.sessionId, { status: 'active' }, now);
     });
+    this.noteCommit();
     await this.advance();
   }
 
@@ -270,16 +289,20 @@ export class AssessmentRoom extends RoomBase {
    * or a cancellation left — in order. False if a run was cancelled (left for the next resume).
    */
   private async scoreStoredAnswers(): Promise<boolean> {
-    const { repository, assessments, clock } = this.deps;
-    const items = assessments.listItems(this.sessionId);
-    const scored = new Set(assessments.listResponses(this.sessionId).map((response) => response.itemId));
-    const unscored = items.filter((stored) => !scored.has(stored.id));
+    const { storage, clock } = this.deps;
+    const first = await this.load();
+    if (!first?.assessment) return true;
+    const scored = new Set(first.assessment.responses.map((response) => response.itemId));
+    const unscored = first.assessment.items.filter((stored) => !scored.has(stored.id));
     if (unscored.length === 0) return true;
+    const snapshot = (await storage.loadSessionSnapshot(this.sessionId))!;
+    const { blueprint } = this.setup(snapshot.session);
     const answers = new Map(
-      repository
-        .listMessages(this.sessionId)
-        .flatMap((message) => (message.role === 'tool_result' && message.widgetAnswer && message.answeredAt === null ? [[message.widgetAnswer.widgetId, message] as const] : [])),
+      snapshot.messages.flatMap((message) => (message.role === 'tool_result' && message.widgetAnswer && message.answeredAt === null ? [[message.widgetAnswer.widgetId, message] as const] : [])),
     );
+    let session = snapshot.session;
+    const items = assessmentOf(snapshot).items;
+    const responses = [...assessmentOf(snapshot).responses];
     for (const stored of unscored) {
       const message = answers.get(stored.widgetId);
       if (!message?.widgetAnswer) continue;
@@ -313,15 +336,17 @@ export class AssessmentRoom extends RoomBase {
         responseSeconds: Math.max(0, (answeredAt.getTime() - stored.presentedAt.getTime()) / 1000),
         answeredAt,
       };
-      repository.transaction(() => {
-        const session = this.session()!;
-        repository.markAnswered(message.id, now);
-        assessments.addResponse(this.sessionId, answer);
-        const records = this.responseRecords(assessments.listItems(this.sessionId), assessments.listResponses(this.sessionId));
-        assessments.saveAbilities(this.sessionId, session.learnerId, estimateAbilities(this.deps.catalog, this.setup().blueprint.id, records), now);
-        repository.updateSession(this.sessionId, { turn: session.turn + 1 }, now);
+      responses.push(answer);
+      const abilities = estimateAbilities(this.deps.catalog, blueprint.id, this.responseRecords(items, responses));
+      const turn = session.turn + 1;
+      session = await storage.transaction(async (tx) => {
+        await tx.messages.markAnswered(message.id, now);
+        await tx.assessments.addResponse(this.sessionId, answer);
+        await tx.assessments.saveAbilities(this.sessionId, session.learnerId, abilities, now);
+        return tx.sessions.update(this.sessionId, { turn }, now);
       });
-      this.broadcast({ type: 'state_update', payload: { state: this.state() } });
+      this.noteCommit();
+      this.broadcast({ type: 'state_update', payload: { state: this.stateOf({ ...snapshot, session, assessment: { items, responses: [...responses] } }) } });
     }
     return true;
   }
@@ -346,15 +371,15 @@ export class AssessmentRoom extends RoomBase {
   }
 
   private async handleChat(text: string, clientMessageId: string | null, reply: SessionListener): Promise<void> {
-    const { repository, clock, ids } = this.deps;
-    const session = this.session();
-    if (!session) return;
-    if (isEnded(session.status)) return this.fail(reply, 'session_ended', 'This assessment has ended; your results are ready.');
-    if (clientMessageId && repository.findMessageByClientId(this.sessionId, clientMessageId)) return;
+    const { storage, clock, ids } = this.deps;
     const now = clock.now();
     const messageId = ids.next();
-    repository.transaction(() => {
-      const learner = repository.appendMessage({
+    const outcome = await storage.transaction(async (tx) => {
+      const session = await tx.sessions.get(this.sessionId);
+      if (!session) return 'missing' as const;
+      if (isEnded(session.status)) return 'ended' as const;
+      if (clientMessageId && (await tx.messages.findByClientId(this.sessionId, clientMessageId))) return 'duplicate' as const;
+      const learner = await tx.messages.append({
         id: ids.next(),
         sessionId: this.sessionId,
         role: 'learner',
@@ -365,7 +390,7 @@ export class AssessmentRoom extends RoomBase {
         clientMessageId,
         createdAt: now,
       });
-      repository.appendMessage({
+      await tx.messages.append({
         id: messageId,
         sessionId: this.sessionId,
         role: 'tutor',
@@ -376,43 +401,50 @@ export class AssessmentRoom extends RoomBase {
         clientMessageId: null,
         createdAt: now,
       });
-      repository.markAnswered(learner.id, now);
+      await tx.messages.markAnswered(learner.id, now);
+      return tx.loadSessionSnapshot(this.sessionId, { lastMessages: 0 });
     });
+    if (outcome === 'missing' || outcome === 'duplicate' || outcome === null) return;
+    if (outcome === 'ended') return this.fail(reply, 'session_ended', 'This assessment has ended; your results are ready.');
+    this.noteCommit();
     this.broadcast({ type: 'typing', payload: {} });
     this.broadcast({ type: 'assistant', payload: { messageId, message: assessmentChatReply } });
-    const state = this.state();
-    this.broadcast({ type: 'state_update', payload: { state } });
+    this.broadcast({ type: 'state_update', payload: { state: this.stateOf(outcome) } });
   }
 
   private async complete(reason: 'all_answered' | 'ended_by_learner' | 'time_expired'): Promise<void> {
     await this.tools.call(this.tools.complete, this.context(), reason);
-    const ended = this.session()!;
-    this.broadcast({ type: 'state_update', payload: { state: this.state() } });
+    const ended = await this.load();
+    if (!ended) return;
+    this.broadcast({ type: 'state_update', payload: { state: this.stateOf(ended) } });
     this.broadcast({ type: 'session_complete', payload: { summary: this.buildSummary(ended) } });
   }
 
-  private finish(_context: BackendToolContext, reason: string): CompleteResult {
-    const { repository, assessments, clock } = this.deps;
+  private async finish(reason: string): Promise<CompleteResult> {
+    const { storage, clock } = this.deps;
     const now = clock.now();
     this.clearDeadlineTimer();
-    repository.transaction(() => {
-      const action = repository.getPendingAction(this.sessionId);
-      if (action) repository.resolvePendingAction(action.id, 'cancelled', null, now);
-      repository.updateSession(this.sessionId, { status: 'completed', endReason: reason, endedAt: now }, now);
+    const snapshot = await storage.transaction(async (tx) => {
+      const action = await tx.pendingActions.getPending(this.sessionId);
+      if (action) await tx.pendingActions.resolve(action.id, 'cancelled', null, now);
+      await tx.sessions.update(this.sessionId, { status: 'completed', endReason: reason, endedAt: now }, now);
+      return tx.loadSessionSnapshot(this.sessionId, { lastMessages: 0 });
     });
-    const responses = assessments.listResponses(this.sessionId);
+    if (!snapshot) throw new Error(`session ${this.sessionId} vanished`);
+    this.noteCommit();
+    const { responses } = assessmentOf(snapshot);
     return {
       reason,
       answered: responses.length,
-      totalItems: this.setup().blueprint.totalItems,
+      totalItems: this.setup(snapshot.session).blueprint.totalItems,
       score: responses.reduce((sum, response) => sum + response.credit, 0),
     };
   }
 
-  private buildSummary(session: SessionRecord): SessionSummary {
-    const { blueprint } = this.setup();
-    const items = this.deps.assessments.listItems(this.sessionId);
-    const responses = this.deps.assessments.listResponses(this.sessionId);
+  private buildSummary(snapshot: SessionSnapshot): SessionSummary {
+    const { session } = snapshot;
+    const { blueprint } = this.setup(session);
+    const { items, responses } = assessmentOf(snapshot);
     const abilities = estimateAbilities(this.deps.catalog, blueprint.id, this.responseRecords(items, responses));
     const ended = session.endedAt ?? this.deps.clock.now();
     return {
@@ -430,9 +462,8 @@ export class AssessmentRoom extends RoomBase {
   }
 
   /** Ends the session at its deadline while the room is alive (otherwise on the next visit). */
-  private armDeadline(): void {
-    const config = this.deps.assessments.getConfig(this.sessionId);
-    const deadline = config ? this.deadline(config) : null;
+  private armDeadline(config: AssessmentConfig, items: StoredItem[]): void {
+    const deadline = deadlineOf(config, items);
     if (!deadline || this.deadlineTimer) return;
     const delay = Math.max(0, deadline.getTime() - this.deps.clock.now().getTime());
     // setTimeout holds at most ~24.8 days; a longer limit is checked on the next action.
@@ -448,6 +479,11 @@ export class AssessmentRoom extends RoomBase {
     if (this.deadlineTimer) clearTimeout(this.deadlineTimer);
     this.deadlineTimer = null;
   }
+}
+
+/** An assessment snapshot's items and responses. */
+function assessmentOf(snapshot: SessionSnapshot): { items: StoredItem[]; responses: StoredResponse[] } {
+  return snapshot.assessment ?? { items: [], responses: [] };
 }
 
 /** The server's framing of an item: where the learner is, and the rules on the first item. */

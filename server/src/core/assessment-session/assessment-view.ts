@@ -5,7 +5,8 @@
  */
 import type { AssessmentItemReview, AssessmentProgress, AssessmentResults, Widget } from '@tutorloop/shared';
 import type { AbilityReport, AssessmentBlueprint, GeneratedItem } from '../assessment';
-import { deadlineOf, type AssessmentConfig, type StoredItem, type StoredResponse } from './assessment-repository';
+import type { StoredItem, StoredResponse } from '../storage/assessments';
+import { deadlineOf, type AssessmentConfig } from './assessment-config';
 
 /** The widget presenting an item: its stem and options, or the code editor with starter code. */
 export function widgetForItem(item: GeneratedItem, position: number, totalItems: number): Omit<Widget, 'widgetId'> {

@@ -6,13 +6,13 @@
  */
 import type { Catalog } from '../assessment';
 import { AssessmentRoom, type CodeRunner } from '../assessment-session/assessment-room';
-import type { AssessmentRepository } from '../assessment-session/assessment-repository';
+import type { StoredSession } from '../storage/sessions';
 import type { RoomBase } from './room-base';
 import { SessionRoom, type SessionRoomDeps } from './session-room';
 
 export interface SessionHubDeps extends SessionRoomDeps {
   /** Assessment sessions: absent in setups that only run recall sessions (some tests). */
-  assessment?: { assessments: AssessmentRepository; catalog: Catalog; codeRunner: CodeRunner };
+  assessment?: { catalog: Catalog; codeRunner: CodeRunner };
 }
 
 export class SessionHub {
@@ -20,18 +20,18 @@ export class SessionHub {
 
   constructor(private readonly deps: SessionHubDeps) {}
 
-  room(sessionId: string): RoomBase {
-    let room = this.rooms.get(sessionId);
+  /** The room of a session the caller has read (the adapters check ownership first). */
+  room(session: Pick<StoredSession, 'id' | 'type'>): RoomBase {
+    let room = this.rooms.get(session.id);
     if (!room) {
-      room = this.create(sessionId);
-      this.rooms.set(sessionId, room);
+      room = this.create(session);
+      this.rooms.set(session.id, room);
     }
     return room;
   }
 
-  private create(sessionId: string): RoomBase {
+  private create({ id: sessionId, type }: Pick<StoredSession, 'id' | 'type'>): RoomBase {
     const onIdle = () => this.release(sessionId);
-    const type = this.deps.repository.getSession(sessionId)?.type;
     if (type === 'assessment') {
       if (!this.deps.assessment) throw new Error('assessment sessions are not configured on this server');
       return new AssessmentRoom(sessionId, { ...this.deps, ...this.deps.assessment }, onIdle);

@@ -1,41 +1,37 @@
 /**
- * The session engine for one session (a "room"): every learner turn, widget answer,
- * mode change and ending goes through here, one at a time. All state lives in the
- * repository; the room only holds what is in flight (the reply being streamed), so a
- * new process resumes any session from the database alone (SPEC §4, §4.1, §4.2).
+ * The session engine for one recall session (a "room"): every learner turn, widget answer,
+ * mode change and ending goes through here, one at a time. All state lives in storage; the
+ * room only holds what is in flight (the reply being streamed), so a new process resumes any
+ * session from the database alone (SPEC §4, §4.1, §4.2).
+ *
+ * A turn loads one snapshot of the session, decides in pure code (recall/recall-rules.ts) and
+ * commits once per phase: the evaluation's checklist, cards and probe; then the reply.
  *
  * Events are broadcast to every attached listener (all open sockets of the session),
  * so a client that drops and reconnects mid-reply still receives the reply.
  */
-import type {
-  ClientMessage,
-  HistoryMessage,
-  SessionState,
-  SessionSummary,
-  WidgetAnswer,
-} from '@tutorloop/shared';
+import type { ClientMessage, HistoryMessage, SessionState, SessionSummary, WidgetAnswer } from '@tutorloop/shared';
 import { normalizeEvaluation } from '../evaluation/parse-evaluation';
 import type { Clock, IdGenerator, Logger } from '../ports';
-import { RoomBase, type SessionListener } from './room-base';
-import {
-  emptyEvaluation,
-  modeToolNames,
-  type ChecklistPoint,
-  type EvaluationResult,
-  type ModeChange,
-  type TutorInput,
-  type TutorProvider,
-  type TutorTrigger,
-  type WidgetRequest,
-} from '../provider';
+import { emptyEvaluation, modeToolNames, type EvaluationResult, type TutorInput, type TutorProvider, type TutorTrigger, type WidgetRequest } from '../provider';
+import { allRecalled, applyModeChange, decideEvaluation, modeChangeApplies, recallSummary, toChecklistPoint } from '../recall/recall-rules';
 import { newCard, ratingForConfidence, reviewCard, type RatingName } from '../scheduling/fsrs';
-import { findPlainChoices, LeakGuard, stripLeaks } from './sanitize';
-import type { ChecklistEntry, SessionChanges, SessionRecord, SessionRepository, StoredMessage } from './session-repository';
-import { buildHistory, buildState, checklistProgress, isEnded, toConversation, toolNameForKind, widgetForAction } from './session-view';
+import type { ChecklistEntry } from '../storage/checklists';
+import { defaultDesiredRetention } from '../storage/learners';
+import type { StoredMessage } from '../storage/messages';
+import type { PendingActionRecord } from '../storage/pending-actions';
+import type { SessionSnapshot } from '../storage/session-snapshot';
+import { typeStateOf } from '../storage/session-type-state';
+import type { StoredSession } from '../storage/sessions';
+import type { Storage, StorageTx } from '../storage/storage';
+import { RoomBase, type SessionListener } from './room-base';
+import { findPlainChoices } from './sanitize';
+import { buildHistory, buildState, checklistProgress, isEnded, modeOf, toConversation, toolNameForKind, widgetForAction } from './session-view';
+import { guardedReply, type DraftReply } from './tutor-draft';
 import { checkWidgetAnswer, recordWidgetAnswer } from './widget-answers';
 
 export interface SessionRoomDeps {
-  repository: SessionRepository;
+  storage: Storage;
   provider: TutorProvider;
   clock: Clock;
   ids: IdGenerator;
@@ -51,6 +47,9 @@ export const evaluatorWindow = 10;
 
 const safetyRedirect =
   'I want to keep this a safe and useful space, so I won’t go into that. If you are going through something difficult, please reach out to someone you trust or a local support line. Whenever you’re ready, let’s get back to the material.';
+
+/** A snapshot without the conversation (state and summary need none of it). */
+const noMessages = { lastMessages: 0 } as const;
 
 export class SessionRoom extends RoomBase {
   private streaming: { messageId: string; text: string } | null = null;
@@ -68,13 +67,13 @@ export class SessionRoom extends RoomBase {
    * the pending `widget`, `history`) and, mid-reply, `typing` plus the text streamed so far.
    * A session that was interrupted (a new one, or a turn cut off by a crash) resumes.
    */
-  override attach(listener: SessionListener, terminate?: () => void): void {
-    const session = this.deps.repository.getSession(this.sessionId);
-    if (!session) return;
-    const state = this.state(session);
+  override async attach(listener: SessionListener, terminate?: () => void): Promise<void> {
+    const snapshot = await this.consistentRead(() => this.deps.storage.loadSessionSnapshot(this.sessionId));
+    if (!snapshot) return;
+    const state = stateOf(snapshot);
     listener({ type: 'state_update', payload: { state } });
     if (state.status === 'awaiting_client_action') listener({ type: 'widget', payload: state.pendingWidget });
-    listener({ type: 'history', payload: { messages: this.history() } });
+    listener({ type: 'history', payload: { messages: buildHistory(snapshot.messages, snapshot.actions) } });
     if (this.streaming) {
       listener({ type: 'typing', payload: {} });
       if (this.streaming.text) {
@@ -99,7 +98,7 @@ export class SessionRoom extends RoomBase {
       case 'end_session':
         // Ending must not wait behind a slow model call: cancel what is in flight first.
         this.cancelInFlight();
-        return this.enqueue(() => this.endSession('ended_by_learner', reply));
+        return this.enqueue(() => this.endSession(reply));
       default: {
         const unreachable: never = message;
         throw new Error(`unhandled message ${JSON.stringify(unreachable)}`);
@@ -109,29 +108,29 @@ export class SessionRoom extends RoomBase {
 
   /** Resumes an interrupted session: the opening turn, or an unanswered learner message. */
   override resume(): void {
-    const session = this.deps.repository.getSession(this.sessionId);
-    if (!session || isEnded(session.status)) return;
-    if (session.status === 'pending' || this.deps.repository.listMessages(this.sessionId).length === 0) {
-      void this.enqueue(() => this.openSession());
-    } else if (this.deps.repository.findOldestUnanswered(this.sessionId)) {
-      void this.enqueue(() => this.processUnanswered());
-    }
+    void this.enqueue(async () => {
+      const snapshot = await this.deps.storage.loadSessionSnapshot(this.sessionId, noMessages);
+      if (!snapshot || isEnded(snapshot.session.status)) return;
+      if (snapshot.session.status === 'pending' || snapshot.messageCount === 0) await this.openSession(snapshot);
+      else if (snapshot.oldestUnanswered) await this.processUnanswered();
+    });
   }
 
-  override state(session?: SessionRecord): SessionState {
-    const record = session ?? this.deps.repository.getSession(this.sessionId);
-    if (!record) throw new Error(`session ${this.sessionId} vanished`);
-    return buildState(record, checklistProgress(this.deps.repository.getChecklist(this.sessionId)), this.deps.repository.getPendingAction(this.sessionId));
+  override async state(): Promise<SessionState> {
+    const snapshot = await this.deps.storage.loadSessionSnapshot(this.sessionId, noMessages);
+    if (!snapshot) throw new Error(`session ${this.sessionId} vanished`);
+    return stateOf(snapshot);
   }
 
-  override history(): HistoryMessage[] {
-    return buildHistory(this.deps.repository.listMessages(this.sessionId), this.deps.repository.listActions(this.sessionId));
+  override async history(): Promise<HistoryMessage[]> {
+    const snapshot = await this.deps.storage.loadSessionSnapshot(this.sessionId);
+    return snapshot ? buildHistory(snapshot.messages, snapshot.actions) : [];
   }
 
-  override summary(): SessionSummary | null {
-    const session = this.deps.repository.getSession(this.sessionId);
-    if (!session || !isEnded(session.status)) return null;
-    return this.buildSummary(session);
+  override async summary(): Promise<SessionSummary | null> {
+    const snapshot = await this.deps.storage.loadSessionSnapshot(this.sessionId, noMessages);
+    if (!snapshot || !isEnded(snapshot.session.status)) return null;
+    return recallSummary(snapshot, this.deps.clock.now());
   }
 
   // -------------------------------------------------------------------------
@@ -143,27 +142,19 @@ export class SessionRoom extends RoomBase {
    * loses nothing), then queues its processing. A resend with a known clientMessageId is
    * not stored twice; if it was never answered (a failed or interrupted turn) it is retried.
    */
-  private receiveChat(text: string, clientMessageId: string | null, reply: SessionListener): Promise<void> {
-    const { repository, clock, ids } = this.deps;
-    const session = repository.getSession(this.sessionId);
-    if (!session) return Promise.resolve();
-    if (isEnded(session.status)) {
-      this.fail(reply, 'session_ended', 'This session has ended; start a new one to keep reviewing.');
-      return Promise.resolve();
-    }
-    if (clientMessageId) {
-      const existing = repository.findMessageByClientId(this.sessionId, clientMessageId);
-      if (existing) {
-        if (existing.answeredAt) {
-          this.deps.logger.debug({ sessionId: this.sessionId, clientMessageId }, 'duplicate chat ignored');
-          return Promise.resolve();
-        }
-        return this.enqueue(() => this.processUnanswered());
-      }
-    }
+  private async receiveChat(text: string, clientMessageId: string | null, reply: SessionListener): Promise<void> {
+    const { storage, clock, ids } = this.deps;
     const now = clock.now();
-    repository.transaction(() => {
-      repository.appendMessage({
+    // The resend check reads in the same transaction as the write it guards.
+    const outcome = await storage.transaction(async (tx): Promise<'missing' | 'ended' | 'duplicate' | 'retry' | 'stored'> => {
+      const session = await tx.sessions.get(this.sessionId);
+      if (!session) return 'missing';
+      if (isEnded(session.status)) return 'ended';
+      if (clientMessageId) {
+        const existing = await tx.messages.findByClientId(this.sessionId, clientMessageId);
+        if (existing) return existing.answeredAt ? 'duplicate' : 'retry';
+      }
+      await tx.messages.append({
         id: ids.next(),
         sessionId: this.sessionId,
         role: 'learner',
@@ -174,70 +165,83 @@ export class SessionRoom extends RoomBase {
         clientMessageId,
         createdAt: now,
       });
-      repository.updateSession(this.sessionId, { turn: session.turn + 1 }, now);
+      await tx.sessions.update(this.sessionId, { turn: session.turn + 1 }, now);
+      return 'stored';
     });
-    return this.enqueue(() => this.processUnanswered());
+    switch (outcome) {
+      case 'missing':
+        return;
+      case 'ended':
+        return this.fail(reply, 'session_ended', 'This session has ended; start a new one to keep reviewing.');
+      case 'duplicate':
+        this.deps.logger.debug({ sessionId: this.sessionId, clientMessageId }, 'duplicate chat ignored');
+        return;
+      case 'stored':
+        this.noteCommit();
+        return this.enqueue(() => this.processUnanswered());
+      case 'retry':
+        return this.enqueue(() => this.processUnanswered());
+      default: {
+        const unreachable: never = outcome;
+        throw new Error(`unknown outcome ${String(unreachable)}`);
+      }
+    }
   }
 
-  private async openSession(): Promise<void> {
-    const { repository, clock } = this.deps;
-    const session = repository.getSession(this.sessionId);
-    if (!session || isEnded(session.status)) return;
-    if (session.status === 'pending') repository.updateSession(this.sessionId, { status: 'active' }, clock.now());
-    if (repository.listMessages(this.sessionId).length > 0) return;
-    await this.tutorTurn('session_start', null, emptyEvaluation);
+  private async openSession(snapshot: SessionSnapshot): Promise<void> {
+    const { storage, clock } = this.deps;
+    let session = snapshot.session;
+    if (session.status === 'pending') {
+      session = await storage.transaction((tx) => tx.sessions.update(this.sessionId, { status: 'active' }, clock.now()));
+      this.noteCommit();
+    }
+    if (snapshot.messageCount > 0) return;
+    await this.tutorTurn('session_start', null, emptyEvaluation, { ...snapshot, session });
   }
 
-  /** Processes every stored learner message or widget answer that has no reply yet, in order. */
+  /** Processes every stored learner message or widget answer that has no reply yet, in order: one snapshot per turn. */
   private async processUnanswered(): Promise<void> {
     for (;;) {
-      const session = this.deps.repository.getSession(this.sessionId);
-      if (!session || isEnded(session.status)) return;
-      const next = this.deps.repository.findOldestUnanswered(this.sessionId);
+      const snapshot = await this.deps.storage.loadSessionSnapshot(this.sessionId);
+      if (!snapshot || isEnded(snapshot.session.status)) return;
+      const next = snapshot.oldestUnanswered;
       if (!next) return;
-      const answered = await this.learnerTurn(session, next);
+      const answered = await this.learnerTurn(snapshot, next);
       if (!answered) return;
     }
   }
 
   /** One learner turn: safety ∥ evaluation → checklist + FSRS → tutor reply. Returns false if the tutor failed. */
-  private async learnerTurn(session: SessionRecord, message: StoredMessage): Promise<boolean> {
-    const { repository, provider, logger } = this.deps;
+  private async learnerTurn(snapshot: SessionSnapshot, message: StoredMessage): Promise<boolean> {
+    const { provider, logger } = this.deps;
     const signal = this.freshSignal();
     this.broadcast({ type: 'typing', payload: {} });
 
-    const checklist = repository.getChecklist(this.sessionId);
-    const unchecked = checklist.filter((entry) => entry.status === 'pending');
-    const conversation = repository.listMessages(this.sessionId).filter((stored) => stored.seq <= message.seq);
-    const learnerText = message.content;
+    const unchecked = snapshot.checklist.filter((entry) => entry.status === 'pending');
+    const conversation = snapshot.messages.filter((stored) => stored.seq <= message.seq);
 
     const [safety, evaluation] = await Promise.all([
       // A failed or erroring safety check counts as safe: the gate must not take the tutor down with it.
-      provider.checkSafety(learnerText, signal).catch((error: unknown) => {
+      provider.checkSafety(message.content, signal).catch((error: unknown) => {
         logger.warn({ err: error, sessionId: this.sessionId }, 'safety gate failed; treating message as safe');
         return { safe: true } as const;
       }),
-      this.evaluate(unchecked, conversation, session, signal),
+      this.evaluate(unchecked, conversation, snapshot.session, signal),
     ]);
     if (signal.aborted) return false;
 
     if (!safety.safe) {
       logger.warn({ sessionId: this.sessionId, messageId: message.id, reason: safety.reason }, 'unsafe learner message redirected');
-      this.commitReply(message, safetyRedirect, null);
+      await this.commitReply(snapshot, message, safetyRedirect, null);
       return true;
     }
 
-    this.applyEvaluation(session, unchecked, evaluation);
+    const evaluated = await this.applyEvaluation(snapshot, unchecked, evaluation);
     const trigger: TutorTrigger = message.role === 'tool_result' ? 'widget_answer' : 'learner_message';
-    return this.tutorTurn(trigger, message, evaluation);
+    return this.tutorTurn(trigger, message, evaluation, evaluated);
   }
 
-  private async evaluate(
-    unchecked: ChecklistEntry[],
-    conversation: StoredMessage[],
-    session: SessionRecord,
-    signal: AbortSignal,
-  ): Promise<EvaluationResult> {
+  private async evaluate(unchecked: ChecklistEntry[], conversation: StoredMessage[], session: StoredSession, signal: AbortSignal): Promise<EvaluationResult> {
     // Already-recalled points are never sent again; with nothing unchecked there is no call.
     if (unchecked.length === 0) return emptyEvaluation;
     try {
@@ -246,7 +250,7 @@ export class SessionRoom extends RoomBase {
           sessionId: this.sessionId,
           points: unchecked.map(toChecklistPoint),
           recentMessages: toConversation(conversation).slice(-evaluatorWindow),
-          mode: session.mode,
+          mode: modeOf(session).mode,
         },
         signal,
       );
@@ -259,63 +263,47 @@ export class SessionRoom extends RoomBase {
     }
   }
 
-  /** Checks off recalled points, reviews their cards, moves the probe — one transaction. */
-  private applyEvaluation(session: SessionRecord, unchecked: ChecklistEntry[], evaluation: EvaluationResult): void {
-    const { repository, clock } = this.deps;
+  /** Checks off recalled points, reviews their cards, moves the probe — one transaction. Returns the snapshot as it now is. */
+  private async applyEvaluation(snapshot: SessionSnapshot, unchecked: ChecklistEntry[], evaluation: EvaluationResult): Promise<SessionSnapshot> {
+    const { storage, clock } = this.deps;
     const now = clock.now();
-    const recalledIds = new Set(evaluation.recalledPoints.map((point) => point.id));
-    repository.transaction(() => {
-      const retention = repository.getDesiredRetention(session.learnerId);
-      for (const point of evaluation.recalledPoints) {
-        repository.markRecalled(this.sessionId, point.id, {
-          confidence: point.confidence,
-          observation: point.observation,
-          turn: session.turn,
-          at: now,
-        });
-        this.review(session.learnerId, point.id, ratingForConfidence(point.confidence), point.confidence, retention, now);
+    const decision = decideEvaluation(snapshot, evaluation, now);
+    const { session, cards } = await storage.transaction(async (tx) => {
+      const cards = new Map(snapshot.cards);
+      for (const point of decision.recalled) {
+        await tx.checklists.markRecalled(this.sessionId, point.id, { confidence: point.confidence, observation: point.observation, turn: snapshot.session.turn, at: now });
+        cards.set(point.id, await this.review(tx, snapshot.session.learnerId, point.id, ratingForConfidence(point.confidence), point.confidence, snapshot.desiredRetention, now));
       }
-      const checklist = repository.getChecklist(this.sessionId);
-      const probe = checklist[session.probeIndex];
-      const probeRecalled = !probe || probe.status === 'recalled' || recalledIds.has(probe.pointId);
-      const nextProbe = probeRecalled ? nextPendingIndex(checklist, session.probeIndex) : session.probeIndex;
-      repository.updateSession(
-        this.sessionId,
-        {
-          probeIndex: nextProbe,
-          // Attempts count learner turns spent on the current probe point; in a rabbit hole the tutor is not probing.
-          probeAttempts: probeRecalled ? 0 : session.mode === 'rabbithole' ? session.probeAttempts : session.probeAttempts + 1,
-        },
-        now,
-      );
+      const session = await tx.sessions.update(this.sessionId, { typeState: decision.typeState }, now);
+      return { session, cards };
     });
+    this.noteCommit();
     if (unchecked.length > 0) {
       this.deps.logger.debug(
-        { sessionId: this.sessionId, recalled: [...recalledIds], unchecked: unchecked.length },
+        { sessionId: this.sessionId, recalled: decision.recalled.map((point) => point.id), unchecked: unchecked.length },
         'evaluation applied',
       );
     }
+    return { ...snapshot, session, checklist: decision.checklist, cards };
   }
 
-  private review(learnerId: string, pointId: string, rating: RatingName, confidence: number | null, retention: number, now: Date): void {
-    const { repository, ids } = this.deps;
-    const existing = repository.getCard(learnerId, pointId);
+  /** Reviews the learner's card for a point (read in the transaction that writes it) and logs the review. */
+  private async review(tx: StorageTx, learnerId: string, pointId: string, rating: RatingName, confidence: number | null, retention: number, now: Date) {
+    const existing = await tx.cards.get(learnerId, pointId);
     const outcome = reviewCard(existing ?? newCard(now), rating, now, retention);
-    const cardId = repository.saveCard(learnerId, pointId, outcome.card);
-    repository.addReviewLog(
-      { cardId, sessionId: this.sessionId, rating, confidence, previous: outcome.previous, reviewedAt: now },
-      ids.next(),
-    );
+    const cardId = await tx.cards.save({ learnerId, pointId, card: outcome.card, newId: this.deps.ids.next() });
+    await tx.cards.addReviewLog(this.deps.ids.next(), { cardId, sessionId: this.sessionId, rating, confidence, previous: outcome.previous, reviewedAt: now });
+    return { ...outcome.card, id: cardId };
   }
 
   /** Asks the tutor to speak, streams its reply, sanitizes, commits. Returns false on failure. */
-  private async tutorTurn(trigger: TutorTrigger, replyTo: StoredMessage | null, evaluation: EvaluationResult): Promise<boolean> {
-    const { repository, ids, logger } = this.deps;
-    const session = repository.getSession(this.sessionId);
-    if (!session || isEnded(session.status)) return false;
+  private async tutorTurn(trigger: TutorTrigger, replyTo: StoredMessage | null, evaluation: EvaluationResult, snapshot: SessionSnapshot): Promise<boolean> {
+    const { ids, logger } = this.deps;
+    const { session, checklist } = snapshot;
+    if (isEnded(session.status)) return false;
+    const state = typeStateOf(session, 'recall');
     const signal = this.freshSignal();
-    const checklist = repository.getChecklist(this.sessionId);
-    const probe = checklist[session.probeIndex];
+    const probe = checklist[state.probeIndex];
     const probePoint = probe && probe.status === 'pending' ? toChecklistPoint(probe) : null;
     const since = replyTo?.createdAt.getTime() ?? Number.POSITIVE_INFINITY;
     const justRecalled = checklist
@@ -325,40 +313,27 @@ export class SessionRoom extends RoomBase {
       sessionId: this.sessionId,
       trigger,
       title: session.title,
-      mode: session.mode,
-      rabbitholeTopic: session.rabbitholeTopic,
+      mode: state.mode,
+      rabbitholeTopic: state.rabbitholeTopic,
       checklist: checklist.map((entry) => ({ ...toChecklistPoint(entry), recalled: entry.status === 'recalled' })),
       probePoint,
-      probeAttempts: session.probeAttempts,
+      probeAttempts: state.probeAttempts,
       justRecalled,
       feedback: evaluation.feedback,
-      conversation: toConversation(repository.listMessages(this.sessionId)),
+      conversation: toConversation(snapshot.messages),
       turn: session.turn,
     };
     const pointIds = checklist.map((entry) => entry.pointId);
-    // A widget already pending stays the only one: the tutor cannot stack another on it.
-    const draft = { pointIds, widgetPending: repository.getPendingAction(this.sessionId) !== null };
+    const draft = { pointIds, widgetPending: snapshot.pendingAction !== null, modeChangeApplies: (change: Parameters<typeof modeChangeApplies>[1]) => modeChangeApplies(input, change) };
     const messageId = ids.next();
     if (trigger === 'session_start') this.broadcast({ type: 'typing', payload: {} });
     this.streaming = { messageId, text: '' };
     let reply: DraftReply;
     try {
-      reply = await this.draftReply(input, draft, signal, (text) => {
+      reply = await guardedReply(this.deps.provider, input, draft, signal, (text) => {
         this.streaming!.text += text;
         this.broadcast({ type: 'assistant_delta', payload: { messageId, delta: text } });
-      });
-      if (reply.leaks.length > 0 && !signal.aborted) {
-        // The leak never reached the learner (the guard held it back): ask once more, told
-        // what leaked; the new draft is not streamed — the final `assistant` replaces the text.
-        logger.warn({ sessionId: this.sessionId, leaks: reply.leaks }, 'tutor output leaked internal language; regenerating once');
-        const retry = await this.draftReply({ ...input, feedback: regenerationNote(input.feedback, reply.leaks) }, draft, signal, null);
-        if (retry.leaks.length > 0) {
-          logger.warn({ sessionId: this.sessionId, leaks: retry.leaks }, 'regenerated reply leaked again; leaking sentences stripped');
-          reply = { ...retry, text: stripLeaks(retry.text, pointIds), leaks: [] };
-        } else {
-          reply = retry;
-        }
-      }
+      }, logger);
     } catch (error) {
       this.streaming = null;
       if (signal.aborted) return false;
@@ -377,7 +352,7 @@ export class SessionRoom extends RoomBase {
 
     let text = reply.text.trim();
     let widget = reply.widget;
-    if (!widget && !reply.mode && session.type === 'recall' && !draft.widgetPending) {
+    if (!widget && !reply.mode && !draft.widgetPending) {
       // Options written as text instead of a present_choices call: issue the widget properly.
       const choices = findPlainChoices(text);
       if (choices) {
@@ -389,62 +364,26 @@ export class SessionRoom extends RoomBase {
         };
       }
     }
-    this.commitReply(replyTo, text, widget, messageId, reply.mode);
+    await this.commitReply(snapshot, replyTo, text, widget, messageId, reply.mode);
     return true;
   }
 
-  /**
-   * One draft of the tutor's reply. Text goes through a LeakGuard: what is safe is passed to
-   * `forward` as it streams (null: nothing is streamed); once a leak shows, nothing more is.
-   */
-  private async draftReply(
-    input: TutorInput,
-    draft: { pointIds: string[]; widgetPending: boolean },
-    signal: AbortSignal,
-    forward: ((text: string) => void) | null,
-  ): Promise<DraftReply> {
-    const guard = new LeakGuard(draft.pointIds);
-    let widget: DraftReply['widget'] = null;
-    let mode: DraftReply['mode'] = null;
-    let toolCallSeen = false;
-    for await (const event of this.deps.provider.reply(input, signal)) {
-      if (signal.aborted) break;
-      if (event.type === 'text_delta') {
-        const safe = guard.push(event.text);
-        if (safe && forward) forward(safe);
-        continue;
-      }
-      // One tool call per reply (SPEC §4.2), whichever provider: the first widget or mode
-      // change decides — even one that does not apply here — and any later one is ignored.
-      if (toolCallSeen) {
-        this.deps.logger.warn({ sessionId: this.sessionId, toolCallId: event.toolCallId, event: event.type }, 'second tool call in one reply skipped');
-        continue;
-      }
-      toolCallSeen = true;
-      if (event.type === 'widget') {
-        if (!draft.widgetPending) widget = { toolCallId: event.toolCallId, widget: event.widget };
-      } else if (modeChangeApplies(input, event.change)) {
-        mode = { toolCallId: event.toolCallId, change: event.change };
-      }
-    }
-    const rest = guard.finish();
-    if (rest && forward) forward(rest);
-    return { text: guard.received, widget, mode, leaks: guard.leaks };
-  }
-
   /** Persists the tutor's reply (and widget or mode change) and marks the learner message answered, then tells everyone. */
-  private commitReply(
+  private async commitReply(
+    snapshot: SessionSnapshot,
     replyTo: StoredMessage | null,
     text: string,
     widget: { toolCallId: string; widget: WidgetRequest } | null,
     messageId = this.deps.ids.next(),
     mode: DraftReply['mode'] = null,
-  ): void {
-    const { repository, clock, ids } = this.deps;
+  ): Promise<void> {
+    const { storage, clock, ids } = this.deps;
     const now = clock.now();
     const widgetId = widget ? ids.next() : null;
-    repository.transaction(() => {
-      repository.appendMessage({
+    const committed = await storage.transaction(async (tx) => {
+      let session = snapshot.session;
+      let pendingAction: PendingActionRecord | null = snapshot.pendingAction;
+      await tx.messages.append({
         id: messageId,
         sessionId: this.sessionId,
         role: 'tutor',
@@ -459,11 +398,11 @@ export class SessionRoom extends RoomBase {
         clientMessageId: null,
         createdAt: now,
       });
-      if (replyTo) repository.markAnswered(replyTo.id, now);
+      if (replyTo) await tx.messages.markAnswered(replyTo.id, now);
       if (mode) {
         // The server tool's result, stored (already answered) so the conversation stays a
         // valid tool_use → tool_result sequence for the next model call.
-        const result = repository.appendMessage({
+        const result = await tx.messages.append({
           id: ids.next(),
           sessionId: this.sessionId,
           role: 'tool_result',
@@ -474,11 +413,11 @@ export class SessionRoom extends RoomBase {
           clientMessageId: null,
           createdAt: now,
         });
-        repository.markAnswered(result.id, now);
-        repository.updateSession(this.sessionId, modeChanges(mode.change), now);
+        await tx.messages.markAnswered(result.id, now);
+        session = await tx.sessions.update(this.sessionId, { typeState: applyModeChange(typeStateOf(session, 'recall'), mode.change) }, now);
       }
       if (widget && widgetId) {
-        repository.createPendingAction({
+        pendingAction = await tx.pendingActions.create({
           id: widgetId,
           sessionId: this.sessionId,
           toolCallId: widget.toolCallId,
@@ -486,154 +425,98 @@ export class SessionRoom extends RoomBase {
           props: { ...widget.widget.props },
           createdAt: now,
         });
-        repository.updateSession(this.sessionId, { status: 'awaiting_client_action' }, now);
+        session = await tx.sessions.update(this.sessionId, { status: 'awaiting_client_action' }, now);
       }
+      return { session, pendingAction };
     });
+    this.noteCommit();
     if (mode) this.deps.logger.info({ sessionId: this.sessionId, mode: mode.change.mode }, 'tutor changed the session mode');
     this.broadcast({ type: 'assistant', payload: { messageId, message: text } });
-    const session = repository.getSession(this.sessionId)!;
-    const checklist = repository.getChecklist(this.sessionId);
-    const allRecalled = checklist.length > 0 && checklist.every((entry) => entry.status === 'recalled');
-    if (allRecalled && session.type === 'recall') {
-      this.complete(session, 'all_recalled');
+    const after: SessionSnapshot = { ...snapshot, ...committed };
+    if (allRecalled(after.checklist)) {
+      await this.complete('all_recalled');
       return;
     }
-    const state = this.state(session);
+    const state = stateOf(after);
     this.broadcast({ type: 'state_update', payload: { state } });
     if (widget && state.status === 'awaiting_client_action') this.broadcast({ type: 'widget', payload: state.pendingWidget });
   }
 
   private async handleWidgetResponse(widgetId: string, response: WidgetAnswer, reply: SessionListener): Promise<void> {
-    const { repository, clock, ids } = this.deps;
-    const session = repository.getSession(this.sessionId);
-    if (!session) return;
-    if (isEnded(session.status)) return this.fail(reply, 'session_ended', 'This session has ended.');
-    const action = repository.getPendingAction(this.sessionId);
-    if (!action || action.id !== widgetId) {
-      const known = repository.listActions(this.sessionId).find((candidate) => candidate.id === widgetId);
-      return this.fail(
-        reply,
-        'widget_not_pending',
-        known ? 'That widget was already answered.' : 'No widget with that id is waiting for an answer.',
-      );
-    }
-    const widget = widgetForAction(action);
-    const checked = checkWidgetAnswer(widget, response);
-    if (!checked.ok) return this.fail(reply, 'invalid_payload', checked.error);
+    const { storage, clock, ids } = this.deps;
     const now = clock.now();
-    repository.transaction(() => {
-      recordWidgetAnswer(repository, { id: ids.next(), action, response, text: checked.value, at: now });
-      repository.updateSession(this.sessionId, { status: 'active', turn: session.turn + 1 }, now);
+    // The pending widget is read in the transaction that answers it.
+    const outcome = await storage.transaction(async (tx) => {
+      const session = await tx.sessions.get(this.sessionId);
+      if (!session) return { ok: false, error: null } as const;
+      if (isEnded(session.status)) return { ok: false, error: { code: 'session_ended', message: 'This session has ended.' } } as const;
+      const action = await tx.pendingActions.getPending(this.sessionId);
+      if (!action || action.id !== widgetId) {
+        const known = (await tx.pendingActions.list(this.sessionId)).some((candidate) => candidate.id === widgetId);
+        return { ok: false, error: { code: 'widget_not_pending', message: known ? 'That widget was already answered.' : 'No widget with that id is waiting for an answer.' } } as const;
+      }
+      const checked = checkWidgetAnswer(widgetForAction(action), response);
+      if (!checked.ok) return { ok: false, error: { code: 'invalid_payload', message: checked.error } } as const;
+      await recordWidgetAnswer(tx, { id: ids.next(), action, response, text: checked.value, at: now });
+      await tx.sessions.update(this.sessionId, { status: 'active', turn: session.turn + 1 }, now);
+      return { ok: true } as const;
     });
+    if (!outcome.ok) {
+      if (outcome.error) this.fail(reply, outcome.error.code, outcome.error.message);
+      return;
+    }
+    this.noteCommit();
     await this.processUnanswered();
   }
 
   private async handleRabbithole(topic: string | null, reply: SessionListener): Promise<void> {
-    const { repository, clock } = this.deps;
-    const session = repository.getSession(this.sessionId);
-    if (!session) return;
-    if (isEnded(session.status)) return this.fail(reply, 'session_ended', 'This session has ended.');
-    repository.updateSession(this.sessionId, modeChanges(topic === null ? { mode: 'recall' } : { mode: 'rabbithole', topic }), clock.now());
-    this.broadcast({ type: 'state_update', payload: { state: this.state() } });
+    const { storage, clock } = this.deps;
+    const now = clock.now();
+    const outcome = await storage.transaction(async (tx) => {
+      const session = await tx.sessions.get(this.sessionId);
+      if (!session) return 'missing' as const;
+      if (isEnded(session.status)) return 'ended' as const;
+      const change = topic === null ? ({ mode: 'recall' } as const) : ({ mode: 'rabbithole', topic } as const);
+      await tx.sessions.update(this.sessionId, { typeState: applyModeChange(typeStateOf(session, 'recall'), change) }, now);
+      return tx.loadSessionSnapshot(this.sessionId, noMessages);
+    });
+    if (outcome === 'missing' || outcome === null) return;
+    if (outcome === 'ended') return this.fail(reply, 'session_ended', 'This session has ended.');
+    this.noteCommit();
+    this.broadcast({ type: 'state_update', payload: { state: stateOf(outcome) } });
   }
 
-  private async endSession(reason: 'ended_by_learner' | 'deleted', reply: SessionListener): Promise<void> {
-    const session = this.deps.repository.getSession(this.sessionId);
+  private async endSession(reply: SessionListener): Promise<void> {
+    const session = await this.deps.storage.read((reader) => reader.sessions.get(this.sessionId));
     if (!session) return;
     if (isEnded(session.status)) return this.fail(reply, 'session_ended', 'This session has already ended.');
-    this.complete(session, reason);
+    await this.complete('ended_by_learner');
   }
 
   /** Ends the session: unrecalled points reviewed as Again, pending widget cancelled, summary sent. */
-  private complete(session: SessionRecord, reason: SessionSummary['reason']): void {
-    const { repository, clock } = this.deps;
+  private async complete(reason: SessionSummary['reason']): Promise<void> {
+    const { storage, clock } = this.deps;
     const now = clock.now();
-    repository.transaction(() => {
-      const retention = repository.getDesiredRetention(session.learnerId);
-      if (session.type === 'recall') {
-        for (const entry of repository.getChecklist(this.sessionId)) {
-          if (entry.status === 'pending') this.review(session.learnerId, entry.pointId, 'again', null, retention, now);
-        }
+    const ended = await storage.transaction(async (tx) => {
+      const session = await tx.sessions.get(this.sessionId);
+      if (!session) return null;
+      const retention = (await tx.learners.get(session.learnerId))?.desiredRetention ?? defaultDesiredRetention;
+      for (const entry of await tx.checklists.list(this.sessionId)) {
+        if (entry.status === 'pending') await this.review(tx, session.learnerId, entry.pointId, 'again', null, retention, now);
       }
-      const action = repository.getPendingAction(this.sessionId);
-      if (action) repository.resolvePendingAction(action.id, 'cancelled', null, now);
-      repository.updateSession(
-        this.sessionId,
-        { status: reason === 'deleted' ? 'abandoned' : 'completed', endReason: reason, endedAt: now },
-        now,
-      );
+      const action = await tx.pendingActions.getPending(this.sessionId);
+      if (action) await tx.pendingActions.resolve(action.id, 'cancelled', null, now);
+      await tx.sessions.update(this.sessionId, { status: reason === 'deleted' ? 'abandoned' : 'completed', endReason: reason, endedAt: now }, now);
+      return tx.loadSessionSnapshot(this.sessionId, noMessages);
     });
-    const ended = repository.getSession(this.sessionId)!;
-    this.broadcast({ type: 'state_update', payload: { state: this.state(ended) } });
-    this.broadcast({ type: 'session_complete', payload: { summary: this.buildSummary(ended) } });
-  }
-
-  private buildSummary(session: SessionRecord): SessionSummary {
-    const { repository } = this.deps;
-    const checklist = repository.getChecklist(this.sessionId);
-    const ended = session.endedAt ?? this.deps.clock.now();
-    return {
-      sessionId: session.id,
-      type: session.type,
-      status: session.status === 'abandoned' ? 'abandoned' : 'completed',
-      reason: (session.endReason ?? 'ended_by_learner') as SessionSummary['reason'],
-      turns: session.turn,
-      recalledCount: checklist.filter((entry) => entry.status === 'recalled').length,
-      totalPoints: checklist.length,
-      durationSeconds: Math.max(0, Math.round((ended.getTime() - session.createdAt.getTime()) / 1000)),
-      points: checklist.map((entry) => {
-        const card = repository.getCard(session.learnerId, entry.pointId);
-        return {
-          id: entry.pointId,
-          content: entry.content,
-          recalled: entry.status === 'recalled',
-          ...(card ? { nextDue: card.due.toISOString() } : {}),
-        };
-      }),
-    };
+    if (!ended) return;
+    this.noteCommit();
+    this.broadcast({ type: 'state_update', payload: { state: stateOf(ended) } });
+    this.broadcast({ type: 'session_complete', payload: { summary: recallSummary(ended, now) } });
   }
 }
 
-interface DraftReply {
-  /** The whole text the model produced (leaks included, when there were any). */
-  text: string;
-  widget: { toolCallId: string; widget: WidgetRequest } | null;
-  mode: { toolCallId: string; change: ModeChange } | null;
-  /** What leaked; empty for a clean draft. */
-  leaks: string[];
-}
-
-/** The instruction added to the turn's note when a draft leaked and is asked for again. */
-function regenerationNote(feedback: string, leaks: string[]): string {
-  const note = `Your previous draft of this reply mentioned internal details (${leaks.join(', ')}). Write the reply again, speaking to the learner directly, without any of them.`;
-  return feedback.trim() ? `${feedback.trim()}\n${note}` : note;
-}
-
-/**
- * The session columns a mode change sets, whoever asked for it (the learner or the tutor):
- * leaving a rabbit hole starts the current point's cueing afresh.
- */
-function modeChanges(change: ModeChange): SessionChanges {
-  return change.mode === 'rabbithole'
-    ? { mode: 'rabbithole', rabbitholeTopic: change.topic }
-    : { mode: 'recall', rabbitholeTopic: null, probeAttempts: 0 };
-}
-
-/** A mode change applies only to recall sessions, and only when it changes something. */
-function modeChangeApplies(input: TutorInput, change: ModeChange): boolean {
-  if (change.mode === 'rabbithole') return input.mode === 'recall' && change.topic.trim().length > 0;
-  return input.mode === 'rabbithole';
-}
-
-function toChecklistPoint(entry: ChecklistEntry): ChecklistPoint {
-  return { id: entry.pointId, content: entry.content, context: entry.context };
-}
-
-/** The next pending checklist index after `from`, wrapping around; `from` if none is pending. */
-function nextPendingIndex(checklist: ChecklistEntry[], from: number): number {
-  for (let step = 1; step <= checklist.length; step += 1) {
-    const index = (from + step) % checklist.length;
-    if (checklist[index]!.status === 'pending') return index;
-  }
-  return from;
+/** The state a learner sees of a recall session. */
+function stateOf(snapshot: Pick<SessionSnapshot, 'session' | 'checklist' | 'pendingAction'>): SessionState {
+  return buildState(snapshot.session, checklistProgress(snapshot.checklist), snapshot.pendingAction);
 }
