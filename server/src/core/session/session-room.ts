@@ -201,8 +201,11 @@ export class SessionRoom extends RoomBase {
 
   /** Processes every stored learner message or widget answer that has no reply yet, in order: one snapshot per turn. */
   private async processUnanswered(): Promise<void> {
-    for (;;) {
-      const snapshot = await this.deps.storage.loadSessionSnapshot(this.sessionId);
+    const { storage } = this.deps;
+    for (let first = true; ; first = false) {
+      // After a turn, most often nothing else waits: ask that alone before reading a whole snapshot.
+      if (!first && !(await storage.read((reader) => reader.messages.findOldestUnanswered(this.sessionId)))) return;
+      const snapshot = await storage.loadSessionSnapshot(this.sessionId);
       if (!snapshot || isEnded(snapshot.session.status)) return;
       const next = snapshot.oldestUnanswered;
       if (!next) return;
