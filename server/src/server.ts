@@ -15,6 +15,7 @@ import { LearnerLimits } from './core/limits/learner-limits';
 import { systemClock, uuidGenerator, type Clock, type Logger } from './core/ports';
 import type { TutorProvider } from './core/provider';
 import { SessionHub } from './core/session/session-hub';
+import { createSessionModules } from './core/session-modules';
 import type { Storage } from './core/storage/storage';
 import { openReadOnlyDatabase, type Database } from './db/database';
 import { openSqliteStorage } from './db/sqlite-storage';
@@ -96,18 +97,20 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
     clock,
   );
 
-  const hub = new SessionHub({
+  const modules = createSessionModules({
     storage,
     provider,
+    catalog,
+    codeRunner: sandbox,
     clock,
     ids: uuidGenerator,
     logger: logger as unknown as Logger,
     socketGraceMs: config.socketGraceMs,
-    assessment: { catalog, codeRunner: sandbox },
   });
+  const hub = new SessionHub(modules);
   const learners = new LearnerService(storage);
   const recallSets = new RecallSetService(storage);
-  const sessions = new SessionService(storage, catalog);
+  const sessions = new SessionService(storage, modules);
 
   // Per-request logs only when debugging; errors always reach the log.
   const requestLogLevel = config.logLevel === 'debug' || config.logLevel === 'trace' || config.logLevel === 'silent' ? config.logLevel : 'warn';

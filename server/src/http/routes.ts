@@ -157,16 +157,7 @@ export function registerRoutes(app: FastifyInstance, deps: RouteDeps): void {
 
     api.post('/api/sessions', async (request, reply) => {
       const body = validate(CreateSessionBody, request.body);
-      let sessionId: string;
-      if (body.type === 'recall') {
-        sessionId = await sessions.createRecall(request.learnerId, body.recallSetId, clock.now());
-      } else if (body.type === 'assessment') {
-        const blueprint = catalog.getAssessment(body.blueprintId);
-        if (!blueprint) throw new AppError('not_found', `No assessment blueprint "${body.blueprintId}"; GET /api/blueprints lists them.`);
-        sessionId = await sessions.createAssessment(request.learnerId, blueprint, clock.now());
-      } else {
-        throw new AppError('invalid_payload', `type: "${body.type}" sessions are not available yet; use "recall" or "assessment"`);
-      }
+      const sessionId = await sessions.create(request.learnerId, body, clock.now());
       reply.status(201);
       return { sessionId };
     });

@@ -1,7 +1,7 @@
 /** Recall sets and their points, owned by one learner; due counts from the learner's cards. Through the storage port. */
 import type { CardView, RecallSetDetail, RecallSetSummary, UpdateRecallSetBody } from '@tutorloop/shared';
 import { parseImport } from '../core/recall-sets/import-text';
-import { isDue } from '../core/scheduling/fsrs';
+import { isDue } from '../core/recall/fsrs';
 import type { StoredCard } from '../core/storage/cards';
 import type { RecallPointRecord, RecallSetReader, RecallSetRecord } from '../core/storage/recall-sets';
 import type { Storage } from '../core/storage/storage';

@@ -1,57 +1,22 @@
-/** Creating, listing and deleting sessions through the storage port; the turn-by-turn engine lives in core/session. */
-import type { SessionListItem } from '@tutorloop/shared';
-import type { Catalog } from '../core/assessment';
-import { isDue } from '../core/scheduling/fsrs';
-import { checklistProgress, modeOf, type SessionProgress } from '../core/session/session-view';
-import { initialRecallState } from '../core/storage/session-type-state';
+/** Creating, listing and deleting sessions through the storage port; each type's rules come from its session module. */
+import type { CreateSessionBody, SessionListItem, SessionType } from '@tutorloop/shared';
+import { moduleOf, type CreateBodyOf, type CreateOutcome, type SessionModules, type SessionOf } from '../core/session/session-module';
+import { modeOf } from '../core/session/session-view';
 import type { StoredSession } from '../core/storage/sessions';
 import type { Storage, StorageReader } from '../core/storage/storage';
 import { AppError } from './app-error';
-import { owned as ownedSet } from './recall-sets';
 
 export class SessionService {
   constructor(
     private readonly storage: Storage,
-    private readonly catalog?: Catalog,
+    private readonly modules: SessionModules,
   ) {}
 
-  /**
-   * A recall session's checklist holds the set's points that are due (never reviewed, or
-   * FSRS due ≤ now); if none is due, all of them (SPEC §4.1).
-   */
-  async createRecall(learnerId: string, recallSetId: string, now: Date): Promise<string> {
-    const id = crypto.randomUUID();
-    await this.storage.transaction(async (tx) => {
-      const set = await ownedSet(tx.recallSets, learnerId, recallSetId);
-      const points = await tx.recallSets.listPoints(recallSetId);
-      if (points.length === 0) throw new AppError('invalid_payload', 'This recall set has no points yet; add some first.');
-      const cardsByPoint = await tx.cards.listFor(learnerId, points.map((point) => point.id));
-      const due = points.filter((point) => isDue(cardsByPoint.get(point.id) ?? null, now));
-      const checklist = due.length > 0 ? due : points;
-      await tx.sessions.create({ id, learnerId, status: 'pending', title: set.name, recallSetId, typeState: initialRecallState(due.length === 0), createdAt: now });
-      await tx.checklists.add(id, checklist.map((point) => point.id));
-    });
-    return id;
-  }
-
-  /**
-   * An assessment session from a blueprint. Its seed drives item generation, so a restart
-   * (or a replay of the same answers) yields the same items; the clock starts at the first item.
-   */
-  async createAssessment(learnerId: string, blueprint: { id: string; title: string; timeLimitMinutes: number }, now: Date): Promise<string> {
-    const id = crypto.randomUUID();
-    await this.storage.transaction((tx) =>
-      tx.sessions.create({
-        id,
-        learnerId,
-        status: 'pending',
-        title: blueprint.title,
-        recallSetId: null,
-        typeState: { type: 'assessment', blueprintId: blueprint.id, seed: crypto.randomUUID(), timeLimitSeconds: blueprint.timeLimitMinutes * 60 },
-        createdAt: now,
-      }),
-    );
-    return id;
+  /** Creates a session of the body's type for the learner (its module decides how); its id. */
+  async create(learnerId: string, body: CreateSessionBody, now: Date): Promise<string> {
+    const outcome = await createWith(this.modules, learnerId, body, now);
+    if (!outcome.ok) throw new AppError(outcome.error.code, outcome.error.message);
+    return outcome.value;
   }
 
   /** The session if the learner owns it; 404 when missing, 403 when another learner's. */
@@ -76,7 +41,6 @@ export class SessionService {
   }
 
   private async listItem(reader: StorageReader, session: StoredSession): Promise<SessionListItem> {
-    const progress = session.type === 'assessment' ? await this.assessmentProgress(reader, session) : checklistProgress(await reader.checklists.list(session.id));
     return {
       id: session.id,
       type: session.type,
@@ -84,18 +48,10 @@ export class SessionService {
       mode: modeOf(session).mode,
       title: session.title,
       recallSetId: session.recallSetId,
-      ...progress,
+      ...(await progressWith(this.modules, reader, session)),
       createdAt: session.createdAt.toISOString(),
       endedAt: session.endedAt?.toISOString() ?? null,
     };
-  }
-
-  /** For an assessment the counts are items answered of the blueprint's items. */
-  private async assessmentProgress(reader: StorageReader, session: StoredSession): Promise<SessionProgress> {
-    if (!this.catalog || session.typeState.type !== 'assessment') return { recalledCount: 0, totalPoints: 0 };
-    const answered = (await reader.assessments.listResponses(session.id)).length;
-    const total = this.catalog.getAssessment(session.typeState.blueprintId)?.totalItems ?? answered;
-    return { recalledCount: answered, totalPoints: total };
   }
 
   async delete(learnerId: string, sessionId: string): Promise<void> {
@@ -106,4 +62,12 @@ export class SessionService {
       await tx.sessions.delete(sessionId);
     });
   }
+}
+
+function createWith<K extends SessionType>(modules: SessionModules, learnerId: string, body: CreateBodyOf<K>, now: Date): Promise<CreateOutcome> {
+  return moduleOf(modules, body.type as K).create({ learnerId, body, now });
+}
+
+function progressWith<K extends SessionType>(modules: SessionModules, reader: StorageReader, session: SessionOf<K>) {
+  return moduleOf(modules, session.type as K).progress(reader, session);
 }

@@ -166,14 +166,6 @@ export class AssessmentRoom extends RoomBase {
     return { sessionId: this.sessionId, sessionType: 'assessment' };
   }
 
-  private responseRecords(items: StoredItem[], responses: StoredResponse[]): ResponseRecord[] {
-    const byItem = new Map(items.map((stored) => [stored.id, stored]));
-    return responses.flatMap((response) => {
-      const stored = byItem.get(response.itemId);
-      return stored ? [toResponseRecord(stored.item, { position: stored.position, credit: response.credit, responseSeconds: response.responseSeconds })] : [];
-    });
-  }
-
   private expired(config: AssessmentConfig, items: StoredItem[]): boolean {
     const deadline = deadlineOf(config, items);
     return deadline !== null && this.deps.clock.now().getTime() >= deadline.getTime();
@@ -208,7 +200,7 @@ export class AssessmentRoom extends RoomBase {
     if (!snapshot) throw new Error(`session ${this.sessionId} vanished`);
     const { blueprint, config } = this.setup(snapshot.session);
     const { items, responses } = assessmentOf(snapshot);
-    const records = this.responseRecords(items, responses);
+    const records = responseRecords(items, responses);
     const position = items.length + 1;
     const item = nextItem(this.deps.catalog, blueprint.id, records, randomForItem(config.seed, position));
     return { item, position, totalItems: blueprint.totalItems };
@@ -337,7 +329,7 @@ export class AssessmentRoom extends RoomBase {
         answeredAt,
       };
       responses.push(answer);
-      const abilities = estimateAbilities(this.deps.catalog, blueprint.id, this.responseRecords(items, responses));
+      const abilities = estimateAbilities(this.deps.catalog, blueprint.id, responseRecords(items, responses));
       const turn = session.turn + 1;
       session = await storage.transaction(async (tx) => {
         await tx.messages.markAnswered(message.id, now);
@@ -442,23 +434,7 @@ export class AssessmentRoom extends RoomBase {
   }
 
   private buildSummary(snapshot: SessionSnapshot): SessionSummary {
-    const { session } = snapshot;
-    const { blueprint } = this.setup(session);
-    const { items, responses } = assessmentOf(snapshot);
-    const abilities = estimateAbilities(this.deps.catalog, blueprint.id, this.responseRecords(items, responses));
-    const ended = session.endedAt ?? this.deps.clock.now();
-    return {
-      sessionId: session.id,
-      type: 'assessment',
-      status: session.status === 'abandoned' ? 'abandoned' : 'completed',
-      reason: (session.endReason ?? 'ended_by_learner') as SessionSummary['reason'],
-      turns: session.turn,
-      recalledCount: responses.length,
-      totalPoints: blueprint.totalItems,
-      durationSeconds: Math.max(0, Math.round((ended.getTime() - session.createdAt.getTime()) / 1000)),
-      points: [],
-      assessment: buildResults(blueprint, items, responses, abilities),
-    };
+    return assessmentSummary(this.deps.catalog, snapshot, this.deps.clock.now());
   }
 
   /** Ends the session at its deadline while the room is alive (otherwise on the next visit). */
@@ -492,4 +468,35 @@ function framingText(blueprint: AssessmentBlueprint, item: GeneratedItem, positi
   if (position > 1) return where;
   const minutes = Math.round(config.timeLimitSeconds / 60);
   return `Welcome to “${blueprint.title}”: ${blueprint.totalItems} items, ${minutes} minutes. There are no hints or feedback until the end — your results come once you finish or time runs out.\n\n${where}`;
+}
+
+function responseRecords(items: StoredItem[], responses: StoredResponse[]): ResponseRecord[] {
+  const byItem = new Map(items.map((stored) => [stored.id, stored]));
+  return responses.flatMap((response) => {
+    const stored = byItem.get(response.itemId);
+    return stored ? [toResponseRecord(stored.item, { position: stored.position, credit: response.credit, responseSeconds: response.responseSeconds })] : [];
+  });
+}
+
+/** The summary of an ended assessment: score, abilities and the per-item review. */
+export function assessmentSummary(catalog: Catalog, snapshot: SessionSnapshot, now: Date): SessionSummary {
+  const { session } = snapshot;
+  const { blueprintId } = typeStateOf(session, 'assessment');
+  const blueprint = catalog.getAssessment(blueprintId);
+  if (!blueprint) throw new Error(`assessment blueprint ${blueprintId} is no longer available`);
+  const { items, responses } = assessmentOf(snapshot);
+  const abilities = estimateAbilities(catalog, blueprint.id, responseRecords(items, responses));
+  const ended = session.endedAt ?? now;
+  return {
+    sessionId: session.id,
+    type: 'assessment',
+    status: session.status === 'abandoned' ? 'abandoned' : 'completed',
+    reason: (session.endReason ?? 'ended_by_learner') as SessionSummary['reason'],
+    turns: session.turn,
+    recalledCount: responses.length,
+    totalPoints: blueprint.totalItems,
+    durationSeconds: Math.max(0, Math.round((ended.getTime() - session.createdAt.getTime()) / 1000)),
+    points: [],
+    assessment: buildResults(blueprint, items, responses, abilities),
+  };
 }

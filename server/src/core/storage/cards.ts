@@ -2,7 +2,7 @@
  * The FSRS cards port (SPEC §4.1): one card per learner × point, and the review log. The card
  * shape is scheduling/fsrs.ts's `CardRecord`; a review log records the card before the review.
  */
-import type { CardRecord, RatingName } from '../scheduling/fsrs';
+import type { CardRecord, RatingName } from '../recall/fsrs';
 
 /** A learner's card for one point. */
 export interface StoredCard extends CardRecord {

@@ -14,8 +14,8 @@ import type { ClientMessage, HistoryMessage, SessionState, SessionSummary, Widge
 import { normalizeEvaluation } from '../evaluation/parse-evaluation';
 import type { Clock, IdGenerator, Logger } from '../ports';
 import { emptyEvaluation, modeToolNames, type EvaluationResult, type TutorInput, type TutorProvider, type TutorTrigger, type WidgetRequest } from '../provider';
-import { allRecalled, applyModeChange, decideEvaluation, modeChangeApplies, recallSummary, toChecklistPoint } from '../recall/recall-rules';
-import { newCard, ratingForConfidence, reviewCard, type RatingName } from '../scheduling/fsrs';
+import { allRecalled, applyModeChange, decideEvaluation, modeChangeApplies, recallSummary, toChecklistPoint } from './recall-rules';
+import { newCard, ratingForConfidence, reviewCard, type RatingName } from './fsrs';
 import type { ChecklistEntry } from '../storage/checklists';
 import { defaultDesiredRetention } from '../storage/learners';
 import type { StoredMessage } from '../storage/messages';
@@ -24,13 +24,13 @@ import type { SessionSnapshot } from '../storage/session-snapshot';
 import { typeStateOf } from '../storage/session-type-state';
 import type { StoredSession } from '../storage/sessions';
 import type { Storage, StorageTx } from '../storage/storage';
-import { RoomBase, type SessionListener } from './room-base';
-import { findPlainChoices } from './sanitize';
-import { buildHistory, buildState, checklistProgress, isEnded, modeOf, toConversation, toolNameForKind, widgetForAction } from './session-view';
-import { guardedReply, type DraftReply } from './tutor-draft';
-import { checkWidgetAnswer, recordWidgetAnswer } from './widget-answers';
+import { RoomBase, type SessionListener } from '../session/room-base';
+import { findPlainChoices } from '../session/sanitize';
+import { buildHistory, buildState, checklistProgress, isEnded, modeOf, toConversation, toolNameForKind, widgetForAction } from '../session/session-view';
+import { guardedReply, type DraftReply } from '../session/tutor-draft';
+import { checkWidgetAnswer, recordWidgetAnswer } from '../session/widget-answers';
 
-export interface SessionRoomDeps {
+export interface RecallRoomDeps {
   storage: Storage;
   provider: TutorProvider;
   clock: Clock;
@@ -40,7 +40,7 @@ export interface SessionRoomDeps {
   socketGraceMs?: number;
 }
 
-export type { SessionListener } from './room-base';
+export type { SessionListener } from '../session/room-base';
 
 /** How many recent messages the evaluator sees (SPEC §4.1). */
 export const evaluatorWindow = 10;
@@ -51,12 +51,12 @@ const safetyRedirect =
 /** A snapshot without the conversation (state and summary need none of it). */
 const noMessages = { lastMessages: 0 } as const;
 
-export class SessionRoom extends RoomBase {
+export class RecallRoom extends RoomBase {
   private streaming: { messageId: string; text: string } | null = null;
 
   constructor(
     sessionId: string,
-    private readonly deps: SessionRoomDeps,
+    private readonly deps: RecallRoomDeps,
     onIdle: () => void = () => {},
   ) {
     super(sessionId, deps, onIdle);
