@@ -3,7 +3,8 @@ import type { Catalog } from '../assessment';
 import type { Clock, IdGenerator, Logger } from '../ports';
 import type { SessionModule } from '../session/session-module';
 import type { Storage } from '../storage/storage';
-import { AssessmentRoom, assessmentSummary, type CodeRunner } from './assessment-room';
+import { AssessmentRoom, type CodeRunner } from './assessment-room';
+import { assessmentSummary } from './assessment-view';
 
 export interface AssessmentModuleDeps {
   storage: Storage;

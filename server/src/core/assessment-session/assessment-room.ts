@@ -9,18 +9,7 @@
  * (the pending item's widget included) and the same seed gives the same next item.
  */
 import type { ClientMessage, HistoryMessage, SessionState, SessionSummary, WidgetAnswer } from '@tutorloop/shared';
-import {
-  creditFromTests,
-  estimateAbilities,
-  nextItem,
-  randomForItem,
-  scoreChoice,
-  toResponseRecord,
-  type AssessmentBlueprint,
-  type Catalog,
-  type GeneratedItem,
-  type ResponseRecord,
-} from '../assessment';
+import { creditFromTests, estimateAbilities, nextItem, randomForItem, scoreChoice, type AssessmentBlueprint, type Catalog, type GeneratedItem } from '../assessment';
 import type { Clock, IdGenerator, Logger } from '../ports';
 import { RoomBase, type RoomBaseDeps, type SessionListener } from '../session/room-base';
 import { checkWidgetAnswer, recordWidgetAnswer } from '../session/widget-answers';
@@ -31,7 +20,7 @@ import { typeStateOf } from '../storage/session-type-state';
 import type { StoredSession } from '../storage/sessions';
 import type { Storage } from '../storage/storage';
 import { deadlineOf, type AssessmentConfig } from './assessment-config';
-import { buildResults, progressOf, sectionTitle, widgetForItem } from './assessment-view';
+import { assessmentOf, assessmentSummary, framingText, progressOf, responseRecords, widgetForItem } from './assessment-view';
 import { BackendToolRegistry, type BackendToolContext, type CompleteResult, type EvaluateInput, type EvaluateResult, type NextItemResult } from './backend-tools';
 
 /** Runs learner code against tests (the sandbox adapter implements it). */
@@ -455,48 +444,4 @@ export class AssessmentRoom extends RoomBase {
     if (this.deadlineTimer) clearTimeout(this.deadlineTimer);
     this.deadlineTimer = null;
   }
-}
-
-/** An assessment snapshot's items and responses. */
-function assessmentOf(snapshot: SessionSnapshot): { items: StoredItem[]; responses: StoredResponse[] } {
-  return snapshot.assessment ?? { items: [], responses: [] };
-}
-
-/** The server's framing of an item: where the learner is, and the rules on the first item. */
-function framingText(blueprint: AssessmentBlueprint, item: GeneratedItem, position: number, config: AssessmentConfig): string {
-  const where = `**Item ${position} of ${blueprint.totalItems}** · ${sectionTitle(blueprint, item.sectionId)}`;
-  if (position > 1) return where;
-  const minutes = Math.round(config.timeLimitSeconds / 60);
-  return `Welcome to “${blueprint.title}”: ${blueprint.totalItems} items, ${minutes} minutes. There are no hints or feedback until the end — your results come once you finish or time runs out.\n\n${where}`;
-}
-
-function responseRecords(items: StoredItem[], responses: StoredResponse[]): ResponseRecord[] {
-  const byItem = new Map(items.map((stored) => [stored.id, stored]));
-  return responses.flatMap((response) => {
-    const stored = byItem.get(response.itemId);
-    return stored ? [toResponseRecord(stored.item, { position: stored.position, credit: response.credit, responseSeconds: response.responseSeconds })] : [];
-  });
-}
-
-/** The summary of an ended assessment: score, abilities and the per-item review. */
-export function assessmentSummary(catalog: Catalog, snapshot: SessionSnapshot, now: Date): SessionSummary {
-  const { session } = snapshot;
-  const { blueprintId } = typeStateOf(session, 'assessment');
-  const blueprint = catalog.getAssessment(blueprintId);
-  if (!blueprint) throw new Error(`assessment blueprint ${blueprintId} is no longer available`);
-  const { items, responses } = assessmentOf(snapshot);
-  const abilities = estimateAbilities(catalog, blueprint.id, responseRecords(items, responses));
-  const ended = session.endedAt ?? now;
-  return {
-    sessionId: session.id,
-    type: 'assessment',
-    status: session.status === 'abandoned' ? 'abandoned' : 'completed',
-    reason: (session.endReason ?? 'ended_by_learner') as SessionSummary['reason'],
-    turns: session.turn,
-    recalledCount: responses.length,
-    totalPoints: blueprint.totalItems,
-    durationSeconds: Math.max(0, Math.round((ended.getTime() - session.createdAt.getTime()) / 1000)),
-    points: [],
-    assessment: buildResults(blueprint, items, responses, abilities),
-  };
 }

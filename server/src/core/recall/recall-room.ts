@@ -11,24 +11,18 @@
  * so a client that drops and reconnects mid-reply still receives the reply.
  */
 import type { ClientMessage, HistoryMessage, SessionState, SessionSummary, WidgetAnswer } from '@tutorloop/shared';
-import { normalizeEvaluation } from '../evaluation/parse-evaluation';
 import type { Clock, IdGenerator, Logger } from '../ports';
-import { emptyEvaluation, modeToolNames, type EvaluationResult, type TutorInput, type TutorProvider, type TutorTrigger, type WidgetRequest } from '../provider';
-import { allRecalled, applyModeChange, decideEvaluation, modeChangeApplies, recallSummary, toChecklistPoint } from './recall-rules';
-import { newCard, ratingForConfidence, reviewCard, type RatingName } from './fsrs';
-import type { ChecklistEntry } from '../storage/checklists';
+import type { EvaluationResult, TutorProvider } from '../provider';
+import { RoomBase, type SessionListener } from '../session/room-base';
+import { buildHistory, isEnded, widgetForAction } from '../session/session-view';
+import { TurnRunner, type TurnRoom } from '../session/turn-runner';
+import { checkWidgetAnswer, recordWidgetAnswer } from '../session/widget-answers';
 import { defaultDesiredRetention } from '../storage/learners';
-import type { StoredMessage } from '../storage/messages';
-import type { PendingActionRecord } from '../storage/pending-actions';
 import type { SessionSnapshot } from '../storage/session-snapshot';
 import { typeStateOf } from '../storage/session-type-state';
-import type { StoredSession } from '../storage/sessions';
-import type { Storage, StorageTx } from '../storage/storage';
-import { RoomBase, type SessionListener } from '../session/room-base';
-import { findPlainChoices } from '../session/sanitize';
-import { buildHistory, buildState, checklistProgress, isEnded, modeOf, toConversation, toolNameForKind, widgetForAction } from '../session/session-view';
-import { guardedReply, type DraftReply } from '../session/tutor-draft';
-import { checkWidgetAnswer, recordWidgetAnswer } from '../session/widget-answers';
+import type { Storage } from '../storage/storage';
+import { applyModeChange, recallSummary } from './recall-rules';
+import { recallState, recallTurnHooks, reviewPoint } from './recall-turn';
 
 export interface RecallRoomDeps {
   storage: Storage;
@@ -42,17 +36,11 @@ export interface RecallRoomDeps {
 
 export type { SessionListener } from '../session/room-base';
 
-/** How many recent messages the evaluator sees (SPEC §4.1). */
-export const evaluatorWindow = 10;
-
-const safetyRedirect =
-  'I want to keep this a safe and useful space, so I won’t go into that. If you are going through something difficult, please reach out to someone you trust or a local support line. Whenever you’re ready, let’s get back to the material.';
-
 /** A snapshot without the conversation (state and summary need none of it). */
 const noMessages = { lastMessages: 0 } as const;
 
 export class RecallRoom extends RoomBase {
-  private streaming: { messageId: string; text: string } | null = null;
+  private readonly runner: TurnRunner<EvaluationResult>;
 
   constructor(
     sessionId: string,
@@ -60,6 +48,13 @@ export class RecallRoom extends RoomBase {
     onIdle: () => void = () => {},
   ) {
     super(sessionId, deps, onIdle);
+    const room: TurnRoom = {
+      sessionId,
+      broadcast: (event) => this.broadcast(event),
+      freshSignal: () => this.freshSignal(),
+      noteCommit: () => this.noteCommit(),
+    };
+    this.runner = new TurnRunner(deps, room, recallTurnHooks(deps, sessionId, () => this.complete('all_recalled')));
   }
 
   /**
@@ -70,15 +65,14 @@ export class RecallRoom extends RoomBase {
   override async attach(listener: SessionListener, terminate?: () => void): Promise<void> {
     const snapshot = await this.consistentRead(() => this.deps.storage.loadSessionSnapshot(this.sessionId));
     if (!snapshot) return;
-    const state = stateOf(snapshot);
+    const state = recallState(snapshot);
     listener({ type: 'state_update', payload: { state } });
     if (state.status === 'awaiting_client_action') listener({ type: 'widget', payload: state.pendingWidget });
     listener({ type: 'history', payload: { messages: buildHistory(snapshot.messages, snapshot.actions) } });
-    if (this.streaming) {
+    const streaming = this.runner.streaming;
+    if (streaming) {
       listener({ type: 'typing', payload: {} });
-      if (this.streaming.text) {
-        listener({ type: 'assistant_delta', payload: { messageId: this.streaming.messageId, delta: this.streaming.text } });
-      }
+      if (streaming.text) listener({ type: 'assistant_delta', payload: { messageId: streaming.messageId, delta: streaming.text } });
     }
     this.register(listener, terminate);
     this.resume();
@@ -119,7 +113,7 @@ export class RecallRoom extends RoomBase {
   override async state(): Promise<SessionState> {
     const snapshot = await this.deps.storage.loadSessionSnapshot(this.sessionId, noMessages);
     if (!snapshot) throw new Error(`session ${this.sessionId} vanished`);
-    return stateOf(snapshot);
+    return recallState(snapshot);
   }
 
   override async history(): Promise<HistoryMessage[]> {
@@ -196,7 +190,7 @@ export class RecallRoom extends RoomBase {
       this.noteCommit();
     }
     if (snapshot.messageCount > 0) return;
-    await this.tutorTurn('session_start', null, emptyEvaluation, { ...snapshot, session });
+    await this.runner.openingTurn({ ...snapshot, session });
   }
 
   /** Processes every stored learner message or widget answer that has no reply yet, in order: one snapshot per turn. */
@@ -209,240 +203,9 @@ export class RecallRoom extends RoomBase {
       if (!snapshot || isEnded(snapshot.session.status)) return;
       const next = snapshot.oldestUnanswered;
       if (!next) return;
-      const answered = await this.learnerTurn(snapshot, next);
+      const answered = await this.runner.learnerTurn(snapshot, next);
       if (!answered) return;
     }
-  }
-
-  /** One learner turn: safety ∥ evaluation → checklist + FSRS → tutor reply. Returns false if the tutor failed. */
-  private async learnerTurn(snapshot: SessionSnapshot, message: StoredMessage): Promise<boolean> {
-    const { provider, logger } = this.deps;
-    const signal = this.freshSignal();
-    this.broadcast({ type: 'typing', payload: {} });
-
-    const unchecked = snapshot.checklist.filter((entry) => entry.status === 'pending');
-    const conversation = snapshot.messages.filter((stored) => stored.seq <= message.seq);
-
-    const [safety, evaluation] = await Promise.all([
-      // A failed or erroring safety check counts as safe: the gate must not take the tutor down with it.
-      provider.checkSafety(message.content, signal).catch((error: unknown) => {
-        logger.warn({ err: error, sessionId: this.sessionId }, 'safety gate failed; treating message as safe');
-        return { safe: true } as const;
-      }),
-      this.evaluate(unchecked, conversation, snapshot.session, signal),
-    ]);
-    if (signal.aborted) return false;
-
-    if (!safety.safe) {
-      logger.warn({ sessionId: this.sessionId, messageId: message.id, reason: safety.reason }, 'unsafe learner message redirected');
-      await this.commitReply(snapshot, message, safetyRedirect, null);
-      return true;
-    }
-
-    const evaluated = await this.applyEvaluation(snapshot, unchecked, evaluation);
-    const trigger: TutorTrigger = message.role === 'tool_result' ? 'widget_answer' : 'learner_message';
-    return this.tutorTurn(trigger, message, evaluation, evaluated);
-  }
-
-  private async evaluate(unchecked: ChecklistEntry[], conversation: StoredMessage[], session: StoredSession, signal: AbortSignal): Promise<EvaluationResult> {
-    // Already-recalled points are never sent again; with nothing unchecked there is no call.
-    if (unchecked.length === 0) return emptyEvaluation;
-    try {
-      const raw = await this.deps.provider.evaluate(
-        {
-          sessionId: this.sessionId,
-          points: unchecked.map(toChecklistPoint),
-          recentMessages: toConversation(conversation).slice(-evaluatorWindow),
-          mode: modeOf(session).mode,
-        },
-        signal,
-      );
-      // Providers pass the evaluator's answer on as it came; it is cleaned here, once (SPEC §4.1).
-      return normalizeEvaluation(raw, new Set(unchecked.map((entry) => entry.pointId)));
-    } catch (error) {
-      // A failed evaluation yields an empty result; the turn goes on (SPEC §4.1).
-      this.deps.logger.warn({ err: error, sessionId: this.sessionId }, 'evaluation failed; continuing with an empty result');
-      return emptyEvaluation;
-    }
-  }
-
-  /** Checks off recalled points, reviews their cards, moves the probe — one transaction. Returns the snapshot as it now is. */
-  private async applyEvaluation(snapshot: SessionSnapshot, unchecked: ChecklistEntry[], evaluation: EvaluationResult): Promise<SessionSnapshot> {
-    const { storage, clock } = this.deps;
-    const now = clock.now();
-    const decision = decideEvaluation(snapshot, evaluation, now);
-    const { session, cards } = await storage.transaction(async (tx) => {
-      const cards = new Map(snapshot.cards);
-      for (const point of decision.recalled) {
-        await tx.checklists.markRecalled(this.sessionId, point.id, { confidence: point.confidence, observation: point.observation, turn: snapshot.session.turn, at: now });
-        cards.set(point.id, await this.review(tx, snapshot.session.learnerId, point.id, ratingForConfidence(point.confidence), point.confidence, snapshot.desiredRetention, now));
-      }
-      const session = await tx.sessions.update(this.sessionId, { typeState: decision.typeState }, now);
-      return { session, cards };
-    });
-    this.noteCommit();
-    if (unchecked.length > 0) {
-      this.deps.logger.debug(
-        { sessionId: this.sessionId, recalled: decision.recalled.map((point) => point.id), unchecked: unchecked.length },
-        'evaluation applied',
-      );
-    }
-    return { ...snapshot, session, checklist: decision.checklist, cards };
-  }
-
-  /** Reviews the learner's card for a point (read in the transaction that writes it) and logs the review. */
-  private async review(tx: StorageTx, learnerId: string, pointId: string, rating: RatingName, confidence: number | null, retention: number, now: Date) {
-    const existing = await tx.cards.get(learnerId, pointId);
-    const outcome = reviewCard(existing ?? newCard(now), rating, now, retention);
-    const cardId = await tx.cards.save({ learnerId, pointId, card: outcome.card, newId: this.deps.ids.next() });
-    await tx.cards.addReviewLog(this.deps.ids.next(), { cardId, sessionId: this.sessionId, rating, confidence, previous: outcome.previous, reviewedAt: now });
-    return { ...outcome.card, id: cardId };
-  }
-
-  /** Asks the tutor to speak, streams its reply, sanitizes, commits. Returns false on failure. */
-  private async tutorTurn(trigger: TutorTrigger, replyTo: StoredMessage | null, evaluation: EvaluationResult, snapshot: SessionSnapshot): Promise<boolean> {
-    const { ids, logger } = this.deps;
-    const { session, checklist } = snapshot;
-    if (isEnded(session.status)) return false;
-    const state = typeStateOf(session, 'recall');
-    const signal = this.freshSignal();
-    const probe = checklist[state.probeIndex];
-    const probePoint = probe && probe.status === 'pending' ? toChecklistPoint(probe) : null;
-    const since = replyTo?.createdAt.getTime() ?? Number.POSITIVE_INFINITY;
-    const justRecalled = checklist
-      .filter((entry) => entry.status === 'recalled' && entry.recalledAt && entry.recalledAt.getTime() >= since)
-      .map(toChecklistPoint);
-    const input: TutorInput = {
-      sessionId: this.sessionId,
-      trigger,
-      title: session.title,
-      mode: state.mode,
-      rabbitholeTopic: state.rabbitholeTopic,
-      checklist: checklist.map((entry) => ({ ...toChecklistPoint(entry), recalled: entry.status === 'recalled' })),
-      probePoint,
-      probeAttempts: state.probeAttempts,
-      justRecalled,
-      feedback: evaluation.feedback,
-      conversation: toConversation(snapshot.messages),
-      turn: session.turn,
-    };
-    const pointIds = checklist.map((entry) => entry.pointId);
-    const draft = { pointIds, widgetPending: snapshot.pendingAction !== null, modeChangeApplies: (change: Parameters<typeof modeChangeApplies>[1]) => modeChangeApplies(input, change) };
-    const messageId = ids.next();
-    if (trigger === 'session_start') this.broadcast({ type: 'typing', payload: {} });
-    this.streaming = { messageId, text: '' };
-    let reply: DraftReply;
-    try {
-      reply = await guardedReply(this.deps.provider, input, draft, signal, (text) => {
-        this.streaming!.text += text;
-        this.broadcast({ type: 'assistant_delta', payload: { messageId, delta: text } });
-      }, logger);
-    } catch (error) {
-      this.streaming = null;
-      if (signal.aborted) return false;
-      logger.error({ err: error, sessionId: this.sessionId }, 'tutor call failed');
-      this.broadcast({
-        type: 'error',
-        payload: {
-          code: 'llm_unavailable',
-          message: 'The tutor could not answer just now. Your message is saved — send it again to retry.',
-        },
-      });
-      return false;
-    }
-    this.streaming = null;
-    if (signal.aborted) return false;
-
-    let text = reply.text.trim();
-    let widget = reply.widget;
-    if (!widget && !reply.mode && !draft.widgetPending) {
-      // Options written as text instead of a present_choices call: issue the widget properly.
-      const choices = findPlainChoices(text);
-      if (choices) {
-        logger.info({ sessionId: this.sessionId, options: choices.options.length }, 'options in plain text issued as a multiple-choice widget');
-        text = choices.remainder;
-        widget = {
-          toolCallId: `auto-${ids.next()}`,
-          widget: { kind: 'multiple_choice', props: { prompt: choices.prompt, options: choices.options } },
-        };
-      }
-    }
-    await this.commitReply(snapshot, replyTo, text, widget, messageId, reply.mode);
-    return true;
-  }
-
-  /** Persists the tutor's reply (and widget or mode change) and marks the learner message answered, then tells everyone. */
-  private async commitReply(
-    snapshot: SessionSnapshot,
-    replyTo: StoredMessage | null,
-    text: string,
-    widget: { toolCallId: string; widget: WidgetRequest } | null,
-    messageId = this.deps.ids.next(),
-    mode: DraftReply['mode'] = null,
-  ): Promise<void> {
-    const { storage, clock, ids } = this.deps;
-    const now = clock.now();
-    const widgetId = widget ? ids.next() : null;
-    const committed = await storage.transaction(async (tx) => {
-      let session = snapshot.session;
-      let pendingAction: PendingActionRecord | null = snapshot.pendingAction;
-      await tx.messages.append({
-        id: messageId,
-        sessionId: this.sessionId,
-        role: 'tutor',
-        content: text,
-        toolCall: widget
-          ? { id: widget.toolCallId, name: toolNameForKind(widget.widget.kind), input: { ...widget.widget.props } }
-          : mode
-            ? { id: mode.toolCallId, name: mode.change.mode === 'rabbithole' ? modeToolNames.enter : modeToolNames.exit, input: mode.change.mode === 'rabbithole' ? { topic: mode.change.topic } : {} }
-            : null,
-        toolCallId: null,
-        widgetAnswer: null,
-        clientMessageId: null,
-        createdAt: now,
-      });
-      if (replyTo) await tx.messages.markAnswered(replyTo.id, now);
-      if (mode) {
-        // The server tool's result, stored (already answered) so the conversation stays a
-        // valid tool_use → tool_result sequence for the next model call.
-        const result = await tx.messages.append({
-          id: ids.next(),
-          sessionId: this.sessionId,
-          role: 'tool_result',
-          content: mode.change.mode === 'rabbithole' ? `Now exploring the tangent: ${mode.change.topic}` : 'Back to recall.',
-          toolCall: null,
-          toolCallId: mode.toolCallId,
-          widgetAnswer: null,
-          clientMessageId: null,
-          createdAt: now,
-        });
-        await tx.messages.markAnswered(result.id, now);
-        session = await tx.sessions.update(this.sessionId, { typeState: applyModeChange(typeStateOf(session, 'recall'), mode.change) }, now);
-      }
-      if (widget && widgetId) {
-        pendingAction = await tx.pendingActions.create({
-          id: widgetId,
-          sessionId: this.sessionId,
-          toolCallId: widget.toolCallId,
-          kind: widget.widget.kind,
-          props: { ...widget.widget.props },
-          createdAt: now,
-        });
-        session = await tx.sessions.update(this.sessionId, { status: 'awaiting_client_action' }, now);
-      }
-      return { session, pendingAction };
-    });
-    this.noteCommit();
-    if (mode) this.deps.logger.info({ sessionId: this.sessionId, mode: mode.change.mode }, 'tutor changed the session mode');
-    this.broadcast({ type: 'assistant', payload: { messageId, message: text } });
-    const after: SessionSnapshot = { ...snapshot, ...committed };
-    if (allRecalled(after.checklist)) {
-      await this.complete('all_recalled');
-      return;
-    }
-    const state = stateOf(after);
-    this.broadcast({ type: 'state_update', payload: { state } });
-    if (widget && state.status === 'awaiting_client_action') this.broadcast({ type: 'widget', payload: state.pendingWidget });
   }
 
   private async handleWidgetResponse(widgetId: string, response: WidgetAnswer, reply: SessionListener): Promise<void> {
@@ -486,7 +249,7 @@ export class RecallRoom extends RoomBase {
     if (outcome === 'missing' || outcome === null) return;
     if (outcome === 'ended') return this.fail(reply, 'session_ended', 'This session has ended.');
     this.noteCommit();
-    this.broadcast({ type: 'state_update', payload: { state: stateOf(outcome) } });
+    this.broadcast({ type: 'state_update', payload: { state: recallState(outcome) } });
   }
 
   private async endSession(reply: SessionListener): Promise<void> {
@@ -505,7 +268,7 @@ export class RecallRoom extends RoomBase {
       if (!session) return null;
       const retention = (await tx.learners.get(session.learnerId))?.desiredRetention ?? defaultDesiredRetention;
       for (const entry of await tx.checklists.list(this.sessionId)) {
-        if (entry.status === 'pending') await this.review(tx, session.learnerId, entry.pointId, 'again', null, retention, now);
+        if (entry.status === 'pending') await reviewPoint(tx, this.deps.ids, { sessionId: this.sessionId, learnerId: session.learnerId, pointId: entry.pointId, rating: 'again', confidence: null, retention, now });
       }
       const action = await tx.pendingActions.getPending(this.sessionId);
       if (action) await tx.pendingActions.resolve(action.id, 'cancelled', null, now);
@@ -514,12 +277,7 @@ export class RecallRoom extends RoomBase {
     });
     if (!ended) return;
     this.noteCommit();
-    this.broadcast({ type: 'state_update', payload: { state: stateOf(ended) } });
+    this.broadcast({ type: 'state_update', payload: { state: recallState(ended) } });
     this.broadcast({ type: 'session_complete', payload: { summary: recallSummary(ended, now) } });
   }
-}
-
-/** The state a learner sees of a recall session. */
-function stateOf(snapshot: Pick<SessionSnapshot, 'session' | 'checklist' | 'pendingAction'>): SessionState {
-  return buildState(snapshot.session, checklistProgress(snapshot.checklist), snapshot.pendingAction);
 }
