@@ -243,24 +243,24 @@ export class AssessmentRoom extends RoomBase {
       await this.complete('time_expired');
       return this.fail(reply, 'session_ended', 'Time is up: answers given before the limit are scored.');
     }
-    const action = snapshot.pendingAction;
-    if (!action || action.id !== widgetId) {
-      const known = snapshot.actions.some((candidate) => candidate.id === widgetId);
-      return this.fail(reply, 'widget_not_pending', known ? 'That item was already answered.' : 'No item with that id is waiting for an answer.');
-    }
-    const checked = checkWidgetAnswer(widgetForAction(action), response);
-    if (!checked.ok) return this.fail(reply, 'invalid_payload', checked.error);
-    const stored = assessmentOf(snapshot).items.find((candidate) => candidate.widgetId === widgetId);
-    if (!stored) throw new Error(`pending widget ${widgetId} has no item`);
-
-    // The answer is stored before it is scored (SPEC §8): a crash or a cancelled run while
-    // the sandbox works loses nothing, and `advance` scores it when the session resumes.
-    // Operations run one at a time, so the pending action read above is still the one pending.
+    // The pending item is read in the transaction that answers it. The answer is stored before
+    // it is scored (SPEC §8): a crash or a cancelled run while the sandbox works loses nothing,
+    // and `advance` scores it when the session resumes.
     const now = clock.now();
-    await storage.transaction(async (tx) => {
+    const refusal = await storage.transaction(async (tx) => {
+      const action = await tx.pendingActions.getPending(this.sessionId);
+      if (!action || action.id !== widgetId) {
+        const known = (await tx.pendingActions.list(this.sessionId)).some((candidate) => candidate.id === widgetId);
+        return { code: 'widget_not_pending', message: known ? 'That item was already answered.' : 'No item with that id is waiting for an answer.' } as const;
+      }
+      const checked = checkWidgetAnswer(widgetForAction(action), response);
+      if (!checked.ok) return { code: 'invalid_payload', message: checked.error } as const;
+      if (!assessmentOf(snapshot).items.some((candidate) => candidate.widgetId === widgetId)) throw new Error(`pending widget ${widgetId} has no item`);
       await recordWidgetAnswer(tx, { id: ids.next(), action, response, text: checked.value, at: now });
       await tx.sessions.update(this.sessionId, { status: 'active' }, now);
+      return null;
     });
+    if (refusal) return this.fail(reply, refusal.code, refusal.message);
     this.noteCommit();
     await this.advance();
   }
