@@ -15,11 +15,11 @@ import { LearnerLimits } from './core/limits/learner-limits';
 import { systemClock, uuidGenerator, type Clock, type Logger } from './core/ports';
 import type { TutorProvider } from './core/provider';
 import { SessionHub } from './core/session/session-hub';
-import { openDatabase, type Database } from './db/database';
-import { llmCalls } from './db/schema';
+import { createSessionModules } from './core/session-modules';
+import type { Storage } from './core/storage/storage';
+import { openReadOnlyDatabase, type Database } from './db/database';
+import { openSqliteStorage } from './db/sqlite-storage';
 import { providerFactories } from './llm/provider-registry';
-import { SqliteAssessmentRepository } from './db/assessment-store';
-import { SqliteSessionRepository } from './db/session-store';
 import { registerRoutes } from './http/routes';
 import { createSandbox } from './sandbox';
 import { LearnerService } from './services/learners';
@@ -37,7 +37,13 @@ export interface ServerOverrides {
 export interface RunningServer {
   url: string;
   port: number;
-  database: Database;
+  /** The storage port the server runs on. */
+  storage: Storage;
+  /**
+   * A read-only connection to the server's SQLite file, opened on first use: for tests and
+   * tools that inspect what was stored. The server itself reaches data only through `storage`.
+   */
+  readonly database: Database;
   provider: TutorProvider;
   logger: Logger;
   close(): Promise<void>;
@@ -45,30 +51,32 @@ export interface RunningServer {
 
 const version = (JSON.parse(readFileSync(path.join(repositoryRoot, 'package.json'), 'utf8')) as { version: string }).version;
 
-/** The tutor + evaluator provider the configuration asks for (llm/provider-registry.ts); model calls are logged to llm_calls. */
-export function createProvider(config: Config, database: Database, logger: Logger): TutorProvider {
+/** The tutor + evaluator provider the configuration asks for (llm/provider-registry.ts); model calls are recorded in llm_calls through the storage port. */
+export function createProvider(config: Config, storage: Storage, logger: Logger): TutorProvider {
   return providerFactories[config.provider]({
     config,
     logger,
     recordCall: (record) => {
-      database
-        .insert(llmCalls)
-        .values({
-          id: crypto.randomUUID(),
-          sessionId: record.sessionId,
-          purpose: record.purpose,
-          provider: record.provider,
-          model: record.model,
-          inputTokens: record.inputTokens,
-          outputTokens: record.outputTokens,
-          cacheReadTokens: record.cacheReadTokens,
-          cacheWriteTokens: record.cacheWriteTokens,
-          latencyMs: Math.round(record.latencyMs),
-          outcome: record.outcome,
-          error: record.error,
-          createdAt: record.startedAt,
-        })
-        .run();
+      // Recording never holds up or fails a turn: the write is queued behind the units in progress.
+      storage
+        .transaction((tx) =>
+          tx.llmCalls.add({
+            id: crypto.randomUUID(),
+            sessionId: record.sessionId,
+            purpose: record.purpose,
+            provider: record.provider,
+            model: record.model,
+            inputTokens: record.inputTokens,
+            outputTokens: record.outputTokens,
+            cacheReadTokens: record.cacheReadTokens,
+            cacheWriteTokens: record.cacheWriteTokens,
+            latencyMs: Math.round(record.latencyMs),
+            outcome: record.outcome,
+            error: record.error,
+            createdAt: record.startedAt,
+          }),
+        )
+        .catch((error: unknown) => logger.warn({ err: error, sessionId: record.sessionId }, 'could not record a model call'));
     },
   });
 }
@@ -78,31 +86,31 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
     level: config.logLevel,
     redact: { paths: ['req.headers.authorization', 'password', '*.password', 'token'], censor: '[redacted]' },
   });
-  const database = openDatabase(config.databaseFile);
+  const storage = openSqliteStorage(config.databaseFile);
   const clock = overrides.clock ?? systemClock;
-  const provider = overrides.provider ?? createProvider(config, database, logger as unknown as Logger);
+  const provider = overrides.provider ?? createProvider(config, storage, logger as unknown as Logger);
   const tokens = createTokenService(resolveJwtSecret(config.jwtSecret, config.dataDir));
-  const repository = new SqliteSessionRepository(database);
   const catalog = overrides.catalog ?? loadCatalog();
-  const assessments = new SqliteAssessmentRepository(database);
   const sandbox = createSandbox(config.sandbox);
   const limits = new LearnerLimits(
     { frames: { limit: config.wsRateLimit, windowMs: 10_000 }, turns: { limit: config.turnRateLimit, windowMs: 60_000 } },
     clock,
   );
 
-  const hub = new SessionHub({
-    repository,
+  const modules = createSessionModules({
+    storage,
     provider,
+    catalog,
+    codeRunner: sandbox,
     clock,
     ids: uuidGenerator,
     logger: logger as unknown as Logger,
     socketGraceMs: config.socketGraceMs,
-    assessment: { assessments, catalog, codeRunner: sandbox },
   });
-  const learners = new LearnerService(database);
-  const recallSets = new RecallSetService(database);
-  const sessions = new SessionService(database, repository, recallSets, { repository: assessments, catalog });
+  const hub = new SessionHub(modules);
+  const learners = new LearnerService(storage);
+  const recallSets = new RecallSetService(storage);
+  const sessions = new SessionService(storage, modules);
 
   // Per-request logs only when debugging; errors always reach the log.
   const requestLogLevel = config.logLevel === 'debug' || config.logLevel === 'trace' || config.logLevel === 'silent' ? config.logLevel : 'warn';
@@ -132,7 +140,7 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
 
   const sockets = new SocketServer({
     hub,
-    repository,
+    storage,
     tokens,
     logger: logger as unknown as Logger,
     maxFrameBytes: config.wsMaxFrameBytes,
@@ -143,6 +151,7 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
     else socket.destroy();
   });
 
+  let inspection: Database | undefined;
   await app.listen({ port: config.port, host: config.host });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
@@ -150,7 +159,11 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
   return {
     url: `http://${host}:${port}`,
     port,
-    database,
+    storage,
+    get database() {
+      inspection ??= openReadOnlyDatabase(config.databaseFile);
+      return inspection;
+    },
     provider,
     logger: logger as unknown as Logger,
     async close() {
@@ -158,7 +171,8 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
       await hub.close();
       await sandbox.close();
       await app.close();
-      database.$client.close();
+      await storage.close();
+      inspection?.$client.close();
     },
   };
 }

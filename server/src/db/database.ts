@@ -29,3 +29,12 @@ export function openDatabase(file: string): Database {
 }
 
 export { schema };
+
+/**
+ * A read-only connection to an existing database file, for inspecting what the server stored
+ * (tests, tools) beside the storage's own connection; WAL lets it read while the server writes.
+ */
+export function openReadOnlyDatabase(file: string): Database {
+  const client = new Sqlite(file, { readonly: true, fileMustExist: true });
+  return drizzle(client, { schema }) as Database;
+}

@@ -112,24 +112,16 @@ export const sessions = sqliteTable(
     type: text('type').notNull(),
     /** 'pending' | 'active' | 'awaiting_client_action' | 'completed' | 'abandoned' */
     status: text('status').notNull(),
-    /** 'recall' | 'rabbithole' */
-    mode: text('mode').notNull().default('recall'),
-    rabbitholeTopic: text('rabbithole_topic'),
     recallSetId: text('recall_set_id').references(() => recallSets.id, { onDelete: 'set null' }),
     title: text('title').notNull(),
-    /** Type-specific configuration, JSON. */
-    config: text('config', { mode: 'json' }).$type<Record<string, unknown>>().notNull().default(sql`'{}'`),
     /**
-     * The session type's state as JSON, validated by core/storage/session-type-state.ts. Null
-     * on rows written before the storage port existed: their state is read from the columns
-     * above (mode, rabbithole_topic, probe_index, probe_attempts, config).
+     * The session type's state as JSON (a recall session's mode and probe, an assessment's
+     * blueprint and seed), validated by core/storage/session-type-state.ts on every read and
+     * write. Migration 0003 filled it from the legacy per-type columns and dropped them.
+     * Nullable only because SQLite cannot add NOT NULL without rebuilding the table.
      */
     typeState: text('type_state', { mode: 'json' }).$type<Record<string, unknown>>(),
     turn: integer('turn').notNull().default(0),
-    /** Index into the checklist of the point the tutor is probing. */
-    probeIndex: integer('probe_index').notNull().default(0),
-    /** Learner turns spent on the current probe point without recalling it. */
-    probeAttempts: integer('probe_attempts').notNull().default(0),
     endReason: text('end_reason'),
     createdAt: createdAt(),
     updatedAt: integer('updated_at', { mode: 'timestamp_ms' }).notNull(),

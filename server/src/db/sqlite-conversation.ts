@@ -31,6 +31,11 @@ export function sqliteMessages(database: Database): MessageRepository {
       .prepare(),
     count: database.$client.prepare('SELECT COUNT(*) AS count FROM messages WHERE session_id = ?'),
     nextSeq: database.$client.prepare('SELECT COALESCE(MAX(seq), 0) + 1 AS seq FROM messages WHERE session_id = ?'),
+    // The two writes of every turn, prepared once (drizzle's builder costs more than the statement).
+    insert: database.$client.prepare(
+      'INSERT INTO messages (id, session_id, seq, role, content, tool_call, tool_call_id, widget_answer, client_message_id, answered_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?)',
+    ),
+    markAnswered: database.$client.prepare('UPDATE messages SET answered_at = ? WHERE id = ?'),
   };
   return {
     async list(id, options = {}) {
@@ -52,26 +57,27 @@ export function sqliteMessages(database: Database): MessageRepository {
     async append(message) {
       // One connection, one unit of work at a time: nobody can take this seq between the read and the insert.
       const { seq } = queries.nextSeq.get(message.sessionId) as { seq: number };
-      const row = database
-        .insert(messages)
-        .values({
-          id: message.id,
-          sessionId: message.sessionId,
-          seq,
-          role: message.role,
-          content: message.content,
-          toolCall: message.toolCall,
-          toolCallId: message.toolCallId,
-          widgetAnswer: message.widgetAnswer,
-          clientMessageId: message.clientMessageId,
-          createdAt: message.createdAt,
-        })
-        .returning()
-        .get();
-      return toStoredMessage(row);
+      const toolCall = message.toolCall === null ? null : JSON.stringify(message.toolCall);
+      const widgetAnswer = message.widgetAnswer === null ? null : JSON.stringify(message.widgetAnswer);
+      const createdAt = message.createdAt.getTime();
+      queries.insert.run(message.id, message.sessionId, seq, message.role, message.content, toolCall, message.toolCallId ?? null, widgetAnswer, message.clientMessageId ?? null, createdAt);
+      // The record as stored, built from what was written (copies: nothing the caller holds is shared).
+      return {
+        id: message.id,
+        sessionId: message.sessionId,
+        seq,
+        role: message.role,
+        content: message.content,
+        toolCall: toolCall === null ? null : JSON.parse(toolCall),
+        toolCallId: message.toolCallId ?? null,
+        widgetAnswer: widgetAnswer === null ? null : JSON.parse(widgetAnswer),
+        clientMessageId: message.clientMessageId ?? null,
+        answeredAt: null,
+        createdAt: new Date(createdAt),
+      };
     },
     async markAnswered(messageId, at) {
-      const result = database.update(messages).set({ answeredAt: at }).where(eq(messages.id, messageId)).run();
+      const result = queries.markAnswered.run(at.getTime(), messageId);
       if (result.changes === 0) throw new StorageError('not_found', `message ${messageId} does not exist`);
     },
   };
@@ -83,19 +89,19 @@ export function sqlitePendingActions(database: Database): PendingActionRepositor
     .from(pendingActions)
     .where(and(eq(pendingActions.sessionId, sql.placeholder('sessionId')), eq(pendingActions.status, 'pending')))
     .prepare();
+  const listOf = database
+    .select()
+    .from(pendingActions)
+    .where(eq(pendingActions.sessionId, sql.placeholder('sessionId')))
+    .orderBy(asc(pendingActions.createdAt), asc(pendingActions.id))
+    .prepare();
   return {
     async getPending(sessionId) {
       const row = pendingOf.get({ sessionId });
       return row ? toPendingAction(row) : null;
     },
     async list(sessionId) {
-      return database
-        .select()
-        .from(pendingActions)
-        .where(eq(pendingActions.sessionId, sessionId))
-        .orderBy(asc(pendingActions.createdAt), asc(pendingActions.id))
-        .all()
-        .map(toPendingAction);
+      return listOf.all({ sessionId }).map(toPendingAction);
     },
     async create(action) {
       // One pending action per session: checked in the unit of work (serialized on SQLite; a

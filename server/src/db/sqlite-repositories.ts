@@ -10,7 +10,7 @@ import type { ChecklistRepository } from '../core/storage/checklists';
 import { defaultDesiredRetention, type LearnerRepository, type StoredLearner } from '../core/storage/learners';
 import type { RecallSetRepository } from '../core/storage/recall-sets';
 import { parseTypeState } from '../core/storage/session-type-state';
-import type { SessionRepository } from '../core/storage/sessions';
+import type { SessionRepository, StoredSession } from '../core/storage/sessions';
 import { StorageError } from '../core/storage/storage-error';
 import type { Database } from './database';
 import { cards, learners, recallPoints, recallSets, reviewLogs, sessionPoints, sessions } from './schema';
@@ -22,9 +22,10 @@ function toLearner(row: typeof learners.$inferSelect): StoredLearner {
 
 export function sqliteLearners(database: Database): LearnerRepository {
   const byKey = (username: string) => database.select().from(learners).where(eq(learners.usernameKey, username.toLowerCase())).get();
+  const byId = database.select().from(learners).where(eq(learners.id, sql.placeholder('id'))).prepare();
   return {
     async get(learnerId) {
-      const row = database.select().from(learners).where(eq(learners.id, learnerId)).get();
+      const row = byId.get({ id: learnerId });
       return row ? toLearner(row) : null;
     },
     async findByUsername(username) {
@@ -111,8 +112,18 @@ export function sqliteRecallSets(database: Database): RecallSetRepository {
 }
 
 export function sqliteCards(database: Database): CardRepository {
-  const find = (learnerId: string, pointId: string) =>
-    database.select().from(cards).where(and(eq(cards.learnerId, learnerId), eq(cards.pointId, pointId))).get();
+  const byPoint = database
+    .select()
+    .from(cards)
+    .where(and(eq(cards.learnerId, sql.placeholder('learnerId')), eq(cards.pointId, sql.placeholder('pointId'))))
+    .prepare();
+  const find = (learnerId: string, pointId: string) => byPoint.get({ learnerId, pointId });
+  // The point ids travel as one JSON array, so the statement is prepared once for any number of them.
+  const byPoints = database
+    .select()
+    .from(cards)
+    .where(and(eq(cards.learnerId, sql.placeholder('learnerId')), sql`${cards.pointId} IN (SELECT value FROM json_each(${sql.placeholder('pointIds')}))`))
+    .prepare();
   return {
     async get(learnerId, pointId) {
       const row = find(learnerId, pointId);
@@ -120,7 +131,7 @@ export function sqliteCards(database: Database): CardRepository {
     },
     async listFor(learnerId, pointIds) {
       if (pointIds.length === 0) return new Map();
-      const rows = database.select().from(cards).where(and(eq(cards.learnerId, learnerId), inArray(cards.pointId, [...pointIds]))).all();
+      const rows = byPoints.all({ learnerId, pointIds: JSON.stringify(pointIds) });
       return new Map(rows.map((row) => [row.pointId, toStoredCard(row)]));
     },
     async listReviewLogs(cardId) {
@@ -182,6 +193,10 @@ export function sqliteCards(database: Database): CardRepository {
 
 export function sqliteSessions(database: Database): SessionRepository {
   const bySession = database.select().from(sessions).where(eq(sessions.id, sql.placeholder('id'))).prepare();
+  // Every turn updates its session: prepared once, the record returned built from what was written.
+  const updateSession = database.$client.prepare(
+    'UPDATE sessions SET status = ?, title = ?, turn = ?, end_reason = ?, ended_at = ?, type = ?, type_state = ?, updated_at = ? WHERE id = ?',
+  );
   return {
     async get(sessionId) {
       const row = bySession.get({ id: sessionId });
@@ -217,21 +232,18 @@ export function sqliteSessions(database: Database): SessionRepository {
       if (typeState.type !== current.type) {
         throw new StorageError('invalid_value', `session ${sessionId} is a ${current.type} session; a ${typeState.type} state does not fit it`);
       }
-      const updated = database
-        .update(sessions)
-        .set({
-          ...(changes.status !== undefined ? { status: changes.status } : {}),
-          ...(changes.title !== undefined ? { title: changes.title } : {}),
-          ...(changes.turn !== undefined ? { turn: changes.turn } : {}),
-          ...(changes.endReason !== undefined ? { endReason: changes.endReason } : {}),
-          ...(changes.endedAt !== undefined ? { endedAt: changes.endedAt } : {}),
-          ...typeStateColumns(typeState),
-          updatedAt: now,
-        })
-        .where(eq(sessions.id, sessionId))
-        .returning()
-        .get();
-      return toStoredSession(updated!);
+      const next = {
+        ...current,
+        status: changes.status ?? current.status,
+        title: changes.title ?? current.title,
+        turn: changes.turn ?? current.turn,
+        endReason: changes.endReason !== undefined ? changes.endReason : current.endReason,
+        endedAt: changes.endedAt !== undefined ? (changes.endedAt === null ? null : new Date(changes.endedAt.getTime())) : current.endedAt,
+        typeState,
+        updatedAt: new Date(now.getTime()),
+      } as StoredSession;
+      updateSession.run(next.status, next.title, next.turn, next.endReason, next.endedAt?.getTime() ?? null, typeState.type, JSON.stringify(typeState), next.updatedAt.getTime(), sessionId);
+      return next;
     },
     async delete(sessionId) {
       // Checklist, messages, actions, items, responses and estimates go by ON DELETE CASCADE.

@@ -1,8 +1,6 @@
 /**
- * Rows of the SQLite schema ↔ records of the storage port. The session's type state comes
- * from the `type_state` JSON column; rows written before that column existed (it is null
- * there) are read from the legacy columns, and every write fills both, so code still on the
- * legacy columns keeps reading what the storage port wrote until the switch drops them.
+ * Rows of the SQLite schema ↔ records of the storage port. The session's type state is the
+ * `type_state` JSON column (migration 0003 filled it on rows written before it existed).
  */
 import type { WidgetAnswer, WidgetKind } from '@tutorloop/shared';
 import type { GeneratedItem } from '../core/assessment/item-builder';
@@ -16,28 +14,10 @@ import { StorageError } from '../core/storage/storage-error';
 import type { assessmentItems, cards, messages, pendingActions, sessions } from './schema';
 
 type SessionRow = typeof sessions.$inferSelect;
-type SessionColumns = Pick<typeof sessions.$inferInsert, 'type' | 'mode' | 'rabbitholeTopic' | 'probeIndex' | 'probeAttempts' | 'config' | 'typeState'>;
-
-/** The state of a row written before `type_state` existed, from the columns it used then. */
-function legacyTypeState(row: SessionRow): unknown {
-  const config = row.config ?? {};
-  switch (row.type) {
-    case 'recall':
-      return {
-        type: 'recall',
-        mode: row.mode,
-        rabbitholeTopic: row.rabbitholeTopic,
-        probeIndex: row.probeIndex,
-        probeAttempts: row.probeAttempts,
-        allPoints: config.allPoints === true,
-      };
-    default:
-      return { ...config, type: row.type };
-  }
-}
+type SessionColumns = Pick<typeof sessions.$inferInsert, 'type' | 'typeState'>;
 
 export function toStoredSession(row: SessionRow): StoredSession {
-  const typeState = readTypeState(row.id, row.typeState ?? legacyTypeState(row));
+  const typeState = readTypeState(row.id, row.typeState);
   if (typeState.type !== row.type) throw new StorageError('corrupt', `session ${row.id}: a ${row.type} session holds a ${typeState.type} state`);
   return {
     id: row.id,
@@ -55,15 +35,9 @@ export function toStoredSession(row: SessionRow): StoredSession {
   } as StoredSession;
 }
 
-/** The columns a type state is written to: `type_state`, and the legacy columns mirrored. */
+/** The columns a type state is written to. */
 export function typeStateColumns(typeState: SessionTypeState): SessionColumns {
-  const shared = { type: typeState.type, typeState: typeState as unknown as Record<string, unknown> };
-  if (typeState.type === 'recall') {
-    const { mode, rabbitholeTopic, probeIndex, probeAttempts, allPoints } = typeState;
-    return { ...shared, mode, rabbitholeTopic, probeIndex, probeAttempts, config: { allPoints } };
-  }
-  const { type: _type, ...config } = typeState;
-  return { ...shared, mode: 'recall', rabbitholeTopic: null, probeIndex: 0, probeAttempts: 0, config };
+  return { type: typeState.type, typeState: typeState as unknown as Record<string, unknown> };
 }
 
 export function toStoredCard(row: typeof cards.$inferSelect): StoredCard {

@@ -6,12 +6,9 @@ import Sqlite from 'better-sqlite3';
 import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { at, newLearner, recallSession, rejection, seedRecall } from '../core/storage/contract/fixtures';
+import { at, newLearner, rejection, seedRecall } from '../core/storage/contract/fixtures';
 import { describeStorageContract } from '../core/storage/storage.contract';
 import { isStorageError } from '../core/storage/storage-error';
-import { SqliteAssessmentRepository } from './assessment-store';
-import { openDatabase } from './database';
-import { SqliteSessionRepository } from './session-store';
 import { openSqliteStorage, type SqliteStorage } from './sqlite-storage';
 
 const folder = mkdtempSync(path.join(tmpdir(), 'tutorloop-storage-'));
@@ -58,32 +55,30 @@ describe('sqlite storage', () => {
     expect(await again.read(async (reader) => [(await reader.learners.get('kept'))?.id, await reader.learners.get('dropped')])).toEqual(['kept', null]);
   });
 
-  it('writes the legacy session columns too, so code not yet on the port reads what it wrote', async () => {
+  it('keeps no legacy per-type session column: the type state is the only copy', async () => {
     const file = nextFile();
     const storage = open(file);
-    const seed = await seedRecall(storage);
-    await storage.transaction(async (tx) => {
-      await tx.sessions.update(seed.sessionId, { typeState: { type: 'recall', mode: 'rabbithole', rabbitholeTopic: 'leaves', probeIndex: 2, probeAttempts: 1, allPoints: true } }, at(9));
-      await tx.sessions.create({ ...recallSession('x1', seed.learnerId, null), typeState: { type: 'assessment', blueprintId: 'NET-L1', seed: 'abc', timeLimitSeconds: 600 } });
-    });
+    await seedRecall(storage);
     await storage.close();
-    const legacy = openDatabase(file);
+    const raw = new Sqlite(file, { readonly: true });
     try {
-      expect(new SqliteSessionRepository(legacy).getSession(seed.sessionId)).toMatchObject({ mode: 'rabbithole', rabbitholeTopic: 'leaves', probeIndex: 2, probeAttempts: 1 });
-      expect(new SqliteAssessmentRepository(legacy).getConfig('x1')).toEqual({ blueprintId: 'NET-L1', seed: 'abc', timeLimitSeconds: 600 });
+      const columns = (raw.prepare('PRAGMA table_info(sessions)').all() as Array<{ name: string }>).map((column) => column.name);
+      expect(columns).toContain('type_state');
+      for (const legacy of ['mode', 'rabbithole_topic', 'probe_index', 'probe_attempts', 'config']) expect(columns).not.toContain(legacy);
     } finally {
-      legacy.$client.close();
+      raw.close();
     }
   });
 
-  it('migrates a database made before type_state and reads its sessions from the legacy columns', async () => {
+  it('migrates a database made before type_state: its sessions keep the state of the legacy columns', async () => {
     const file = nextFile();
     const migrations = path.join(folder, `migrations-${files}`);
     cpSync(fileURLToPath(new URL('../../drizzle', import.meta.url)), migrations, { recursive: true });
     const journalFile = path.join(migrations, 'meta', '_journal.json');
     const journal = JSON.parse(readFileSync(journalFile, 'utf8')) as { entries: Array<{ tag: string }> };
-    // The database as it was before this migration: every earlier one applied.
-    writeFileSync(journalFile, JSON.stringify({ ...journal, entries: journal.entries.filter((entry) => entry.tag !== '0002_session_type_state') }));
+    // The database as it was before type_state: every earlier migration applied.
+    const before = journal.entries.findIndex((entry) => entry.tag === '0002_session_type_state');
+    writeFileSync(journalFile, JSON.stringify({ ...journal, entries: journal.entries.slice(0, before) }));
     const client = new Sqlite(file);
     migrate(drizzle(client), { migrationsFolder: migrations });
     client.exec(`

@@ -9,7 +9,7 @@
  * - nothing runs on the connection outside a unit: there is no write method outside
  *   `transaction`, and a handle dies when its unit ends, so no stray statement can land in
  *   someone else's open transaction. The storage owns its connection: no other code may use
- *   the `Database` it was given (legacy repositories included) while it is open;
+ *   the `Database` it was given while it is open;
  * - a unit that calls `transaction` or `read` again is refused (`nested_transaction`)
  *   rather than left waiting for itself forever.
  *

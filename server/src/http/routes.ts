@@ -106,7 +106,7 @@ export function registerRoutes(app: FastifyInstance, deps: RouteDeps): void {
     const header = request.headers.authorization;
     const token = header?.startsWith('Bearer ') ? header.slice(7).trim() : null;
     const learnerId = await tokens.verify(token);
-    if (!learnerId || !learners.get(learnerId)) throw new AppError('unauthorized', 'Sign in first: missing, invalid or expired token.');
+    if (!learnerId || !(await learners.get(learnerId))) throw new AppError('unauthorized', 'Sign in first: missing, invalid or expired token.');
     request.learnerId = learnerId;
   };
 
@@ -126,10 +126,10 @@ export function registerRoutes(app: FastifyInstance, deps: RouteDeps): void {
   app.register(async (api) => {
     api.addHook('preHandler', authenticate);
 
-    api.get('/api/me', async (request) => ({ learner: learners.get(request.learnerId) }));
-    api.patch('/api/me', async (request) => ({ learner: learners.update(request.learnerId, validate(UpdateLearnerBody, request.body)) }));
+    api.get('/api/me', async (request) => ({ learner: await learners.get(request.learnerId) }));
+    api.patch('/api/me', async (request) => ({ learner: await learners.update(request.learnerId, validate(UpdateLearnerBody, request.body)) }));
 
-    api.get('/api/recall-sets', async (request) => ({ recallSets: recallSets.list(request.learnerId, clock.now()) }));
+    api.get('/api/recall-sets', async (request) => ({ recallSets: await recallSets.list(request.learnerId, clock.now()) }));
     api.post('/api/recall-sets', async (request, reply) => {
       const body = validate(CreateRecallSetBody, request.body);
       reply.status(201);
@@ -145,63 +145,62 @@ export function registerRoutes(app: FastifyInstance, deps: RouteDeps): void {
       recallSets.update(request.learnerId, idParam(request), validate(UpdateRecallSetBody, request.body), clock.now()),
     );
     api.delete('/api/recall-sets/:id', async (request, reply: FastifyReply) => {
-      recallSets.delete(request.learnerId, idParam(request));
+      await recallSets.delete(request.learnerId, idParam(request));
       return reply.status(204).send();
     });
 
     api.get('/api/cards', async (request) => {
       const { recallSetId } = (request.query ?? {}) as { recallSetId?: string };
       if (!recallSetId) throw new AppError('invalid_payload', 'recallSetId: query parameter is required');
-      return { cards: recallSets.cards(request.learnerId, recallSetId, clock.now()) };
+      return { cards: await recallSets.cards(request.learnerId, recallSetId, clock.now()) };
     });
 
     api.post('/api/sessions', async (request, reply) => {
       const body = validate(CreateSessionBody, request.body);
-      let sessionId: string;
-      if (body.type === 'recall') {
-        sessionId = sessions.createRecall(request.learnerId, body.recallSetId, clock.now());
-      } else if (body.type === 'assessment') {
-        const blueprint = catalog.getAssessment(body.blueprintId);
-        if (!blueprint) throw new AppError('not_found', `No assessment blueprint "${body.blueprintId}"; GET /api/blueprints lists them.`);
-        sessionId = sessions.createAssessment(request.learnerId, blueprint, clock.now());
-      } else {
-        throw new AppError('invalid_payload', `type: "${body.type}" sessions are not available yet; use "recall" or "assessment"`);
-      }
+      const sessionId = await sessions.create(request.learnerId, body, clock.now());
       reply.status(201);
       return { sessionId };
     });
     api.get('/api/blueprints', async (): Promise<BlueprintList> => ({ blueprints: catalog.summaries() }));
-    api.get('/api/sessions', async (request) => ({ sessions: sessions.list(request.learnerId) }));
+    api.get('/api/sessions', async (request) => ({ sessions: await sessions.list(request.learnerId) }));
     api.get('/api/sessions/:id', async (request) => {
-      const session = sessions.owned(request.learnerId, idParam(request));
-      const room = hub.room(session.id);
-      const state = room.state();
-      hub.release(session.id);
-      return { session: sessions.toListItem(session), state };
+      const session = await sessions.owned(request.learnerId, idParam(request));
+      const room = hub.room(session);
+      try {
+        return { session: await sessions.toListItem(session), state: await room.state() };
+      } finally {
+        hub.release(session.id);
+      }
     });
     api.get('/api/sessions/:id/replay', async (request) => {
-      const session = sessions.owned(request.learnerId, idParam(request));
-      const room = hub.room(session.id);
-      const messages = room.history();
-      hub.release(session.id);
-      return { sessionId: session.id, messages };
+      const session = await sessions.owned(request.learnerId, idParam(request));
+      const room = hub.room(session);
+      try {
+        return { sessionId: session.id, messages: await room.history() };
+      } finally {
+        hub.release(session.id);
+      }
     });
     api.get('/api/sessions/:id/summary', async (request) => {
-      const session = sessions.owned(request.learnerId, idParam(request));
-      const summary = hub.room(session.id).summary();
-      hub.release(session.id);
+      const session = await sessions.owned(request.learnerId, idParam(request));
+      let summary;
+      try {
+        summary = await hub.room(session).summary();
+      } finally {
+        hub.release(session.id);
+      }
       if (!summary) throw new AppError('conflict', 'The session has not ended yet; its summary comes at the end.');
       return { summary };
     });
     api.post('/api/sessions/:id/step', async (request): Promise<StepResponse> => {
-      const session = sessions.owned(request.learnerId, idParam(request));
+      const session = await sessions.owned(request.learnerId, idParam(request));
       const body = validate(StepBody, request.body);
       const budget = limits.takeTurn(request.learnerId);
       if (!budget.ok) {
         const { limit, windowMs } = limits.options.turns;
         throw new AppError('rate_limited', `Too many turns: at most ${limit} per ${windowMs / 1000} seconds across all your sessions. ${retryHint(budget.retryAfterMs)}`, budget.retryAfterMs);
       }
-      const room = hub.room(session.id);
+      const room = hub.room(session);
       const events: ServerEvent[] = [];
       const collect = (event: ServerEvent) => events.push(event);
       room.subscribe(collect);
@@ -220,16 +219,16 @@ export function registerRoutes(app: FastifyInstance, deps: RouteDeps): void {
       const complete = events.find((event) => event.type === 'session_complete');
       return {
         reply: last && last.type === 'assistant' ? last.payload : null,
-        state: room.state(),
+        state: await room.state(),
         summary: complete && complete.type === 'session_complete' ? complete.payload.summary : null,
       };
     });
     api.delete('/api/sessions/:id', async (request, reply: FastifyReply) => {
-      const session = sessions.owned(request.learnerId, idParam(request));
-      const room = hub.room(session.id);
+      const session = await sessions.owned(request.learnerId, idParam(request));
+      const room = hub.room(session);
       room.close();
       await room.settled();
-      sessions.delete(request.learnerId, session.id);
+      await sessions.delete(request.learnerId, session.id);
       room.terminate();
       hub.release(session.id);
       return reply.status(204).send();

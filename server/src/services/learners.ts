@@ -1,45 +1,36 @@
-/** Registration, login and the learner's own settings. */
-import { eq } from 'drizzle-orm';
+/** Registration, login and the learner's own settings, through the storage port. */
 import type { Credentials, Learner, LoginCredentials } from '@tutorloop/shared';
 import { hashPassword, verifyPassword } from '../auth/passwords';
-import type { Database } from '../db/database';
-import { learners } from '../db/schema';
+import type { StoredLearner } from '../core/storage/learners';
+import type { Storage } from '../core/storage/storage';
 import { AppError } from './app-error';
 
-type LearnerRow = typeof learners.$inferSelect;
-
-export function toLearner(row: LearnerRow): Learner {
-  return { id: row.id, username: row.username, createdAt: row.createdAt.toISOString(), desiredRetention: row.desiredRetention };
+export function toLearner(learner: StoredLearner): Learner {
+  return { id: learner.id, username: learner.username, createdAt: learner.createdAt.toISOString(), desiredRetention: learner.desiredRetention };
 }
 
 export class LearnerService {
-  constructor(private readonly database: Database) {}
+  constructor(private readonly storage: Storage) {}
 
   async register(credentials: Credentials, now: Date): Promise<Learner> {
-    const usernameKey = credentials.username.toLowerCase();
-    if (this.database.select({ id: learners.id }).from(learners).where(eq(learners.usernameKey, usernameKey)).get()) {
+    if (await this.storage.read((reader) => reader.learners.findByUsername(credentials.username))) {
       throw new AppError('conflict', 'That username is taken.');
     }
     const passwordHash = await hashPassword(credentials.password);
-    try {
-      const row = this.database
-        .insert(learners)
-        .values({ id: crypto.randomUUID(), username: credentials.username, usernameKey, passwordHash, createdAt: now })
-        .returning()
-        .get();
-      return toLearner(row);
-    } catch (error) {
-      if (String((error as { code?: string }).code).startsWith('SQLITE_CONSTRAINT')) throw new AppError('conflict', 'That username is taken.');
-      throw error;
-    }
+    const created = await this.storage.transaction((tx) =>
+      tx.learners.create({ id: crypto.randomUUID(), username: credentials.username, passwordHash, createdAt: now }),
+    );
+    // Taken meanwhile by a registration that finished first.
+    if (!created.ok) throw new AppError('conflict', 'That username is taken.');
+    return toLearner(created.value);
   }
 
   async login(credentials: LoginCredentials): Promise<Learner> {
-    const row = this.database.select().from(learners).where(eq(learners.usernameKey, credentials.username.toLowerCase())).get();
+    const learner = await this.storage.read((reader) => reader.learners.findByUsername(credentials.username));
     // An unknown username costs the same scrypt work as a wrong password, so timing does not tell them apart.
-    const verified = await verifyPassword(credentials.password, row?.passwordHash ?? (await this.decoyHash()));
-    if (!row || !verified) throw new AppError('unauthorized', 'Wrong username or password.');
-    return toLearner(row);
+    const verified = await verifyPassword(credentials.password, learner?.passwordHash ?? (await this.decoyHash()));
+    if (!learner || !verified) throw new AppError('unauthorized', 'Wrong username or password.');
+    return toLearner(learner);
   }
 
   private decoy: Promise<string> | undefined;
@@ -48,13 +39,12 @@ export class LearnerService {
     return this.decoy;
   }
 
-  get(learnerId: string): Learner | null {
-    const row = this.database.select().from(learners).where(eq(learners.id, learnerId)).get();
-    return row ? toLearner(row) : null;
+  async get(learnerId: string): Promise<Learner | null> {
+    const learner = await this.storage.read((reader) => reader.learners.get(learnerId));
+    return learner ? toLearner(learner) : null;
   }
 
-  update(learnerId: string, changes: { desiredRetention: number }): Learner {
-    this.database.update(learners).set(changes).where(eq(learners.id, learnerId)).run();
-    return this.get(learnerId)!;
+  async update(learnerId: string, changes: { desiredRetention: number }): Promise<Learner> {
+    return toLearner(await this.storage.transaction((tx) => tx.learners.update(learnerId, changes)));
   }
 }

@@ -1,74 +1,51 @@
-/** Recall sets and their points, owned by one learner; due counts from the learner's cards. */
-import { and, asc, desc, eq, inArray } from 'drizzle-orm';
-import type {
-  CardView,
-  RecallSetDetail,
-  RecallSetSummary,
-  UpdateRecallSetBody,
-} from '@tutorloop/shared';
+/** Recall sets and their points, owned by one learner; due counts from the learner's cards. Through the storage port. */
+import type { CardView, RecallSetDetail, RecallSetSummary, UpdateRecallSetBody } from '@tutorloop/shared';
 import { parseImport } from '../core/recall-sets/import-text';
-import { isDue } from '../core/scheduling/fsrs';
-import type { Database } from '../db/database';
-import { recallPoints, recallSets } from '../db/schema';
-import type { StoredCard } from '../core/session/session-repository';
-import { SqliteSessionRepository } from '../db/session-store';
+import { isDue } from '../core/recall/fsrs';
+import type { StoredCard } from '../core/storage/cards';
+import type { RecallPointRecord, RecallSetReader, RecallSetRecord } from '../core/storage/recall-sets';
+import type { Storage } from '../core/storage/storage';
 import { AppError } from './app-error';
 
-type SetRow = typeof recallSets.$inferSelect;
-type PointRow = typeof recallPoints.$inferSelect;
+type CreateBody = { name: string; description?: string | undefined; points: Array<{ content: string; context?: string | undefined }> };
 
 export class RecallSetService {
-  private readonly cardStore: SqliteSessionRepository;
+  constructor(private readonly storage: Storage) {}
 
-  constructor(private readonly database: Database) {
-    this.cardStore = new SqliteSessionRepository(database);
+  list(learnerId: string, now: Date): Promise<RecallSetSummary[]> {
+    return this.storage.read(async (reader) => {
+      const sets = await reader.recallSets.listByLearner(learnerId);
+      if (sets.length === 0) return [];
+      const points = await reader.recallSets.listPointsOfSets(sets.map((set) => set.id));
+      const cards = await reader.cards.listFor(learnerId, points.map((point) => point.id));
+      return sets.map((set) => summarize(set, points.filter((point) => point.recallSetId === set.id), cards, now));
+    });
   }
 
-  list(learnerId: string, now: Date): RecallSetSummary[] {
-    const sets = this.database
-      .select()
-      .from(recallSets)
-      .where(eq(recallSets.learnerId, learnerId))
-      .orderBy(desc(recallSets.updatedAt))
-      .all();
-    if (sets.length === 0) return [];
-    const points = this.database
-      .select()
-      .from(recallPoints)
-      .where(inArray(recallPoints.recallSetId, sets.map((set) => set.id)))
-      .all();
-    const dueByPoint = this.dueMap(learnerId, points.map((point) => point.id));
-    return sets.map((set) => this.summarize(set, points.filter((point) => point.recallSetId === set.id), dueByPoint, now));
+  get(learnerId: string, setId: string, now: Date): Promise<RecallSetDetail> {
+    return this.storage.read(async (reader) => {
+      const set = await owned(reader.recallSets, learnerId, setId);
+      const points = await reader.recallSets.listPoints(setId);
+      const cards = await reader.cards.listFor(learnerId, points.map((point) => point.id));
+      return {
+        ...summarize(set, points, cards, now),
+        points: points.map((point) => ({ id: point.id, content: point.content, context: point.context, position: point.position })),
+      };
+    });
   }
 
-  get(learnerId: string, setId: string, now: Date): RecallSetDetail {
-    const set = this.owned(learnerId, setId);
-    const points = this.points(setId);
-    const dueByPoint = this.dueMap(learnerId, points.map((point) => point.id));
-    return {
-      ...this.summarize(set, points, dueByPoint, now),
-      points: points.map((point) => ({ id: point.id, content: point.content, context: point.context, position: point.position })),
-    };
-  }
-
-  create(learnerId: string, body: { name: string; description?: string | undefined; points: Array<{ content: string; context?: string | undefined }> }, now: Date): RecallSetDetail {
+  async create(learnerId: string, body: CreateBody, now: Date): Promise<RecallSetDetail> {
     const id = crypto.randomUUID();
-    this.database.$client.transaction(() => {
-      this.database
-        .insert(recallSets)
-        .values({ id, learnerId, name: body.name, description: body.description || null, createdAt: now, updatedAt: now })
-        .run();
-      body.points.forEach((point, position) => {
-        this.database
-          .insert(recallPoints)
-          .values({ id: crypto.randomUUID(), recallSetId: id, content: point.content, context: point.context || null, position, createdAt: now })
-          .run();
-      });
-    })();
+    await this.storage.transaction(async (tx) => {
+      await tx.recallSets.create({ id, learnerId, name: body.name, description: body.description || null, createdAt: now });
+      for (const [position, point] of body.points.entries()) {
+        await tx.recallSets.addPoint({ id: crypto.randomUUID(), recallSetId: id, content: point.content, context: point.context || null, position, createdAt: now });
+      }
+    });
     return this.get(learnerId, id, now);
   }
 
-  import(learnerId: string, body: { format: 'markdown' | 'csv'; text: string; name?: string | undefined }, now: Date): RecallSetDetail {
+  import(learnerId: string, body: { format: 'markdown' | 'csv'; text: string; name?: string | undefined }, now: Date): Promise<RecallSetDetail> {
     const parsed = parseImport(body.format, body.text);
     if (!parsed.ok) throw new AppError('invalid_payload', parsed.error);
     const name = body.name ?? parsed.value.name ?? `Imported set (${now.toISOString().slice(0, 10)})`;
@@ -76,101 +53,89 @@ export class RecallSetService {
   }
 
   /** Updates name/description; `points` replaces the list, keeping ids (and so schedules) of points sent with an id. */
-  update(learnerId: string, setId: string, body: UpdateRecallSetBody, now: Date): RecallSetDetail {
-    this.owned(learnerId, setId);
-    this.database.$client.transaction(() => {
-      this.database
-        .update(recallSets)
-        .set({
+  async update(learnerId: string, setId: string, body: UpdateRecallSetBody, now: Date): Promise<RecallSetDetail> {
+    await this.storage.transaction(async (tx) => {
+      await owned(tx.recallSets, learnerId, setId);
+      await tx.recallSets.update(
+        setId,
+        {
           ...(body.name !== undefined ? { name: body.name } : {}),
           ...(body.description !== undefined ? { description: body.description || null } : {}),
-          updatedAt: now,
-        })
-        .where(eq(recallSets.id, setId))
-        .run();
+        },
+        now,
+      );
       if (!body.points) return;
-      const existing = new Map(this.points(setId).map((point) => [point.id, point]));
+      const existing = new Map((await tx.recallSets.listPoints(setId)).map((point) => [point.id, point]));
       const kept = new Set<string>();
-      body.points.forEach((point, position) => {
+      for (const [position, point] of body.points.entries()) {
         if (point.id && existing.has(point.id)) {
           kept.add(point.id);
-          this.database
-            .update(recallPoints)
-            .set({ content: point.content, context: point.context || null, position })
-            .where(eq(recallPoints.id, point.id))
-            .run();
+          await tx.recallSets.updatePoint(point.id, { content: point.content, context: point.context || null, position });
         } else {
           if (point.id) throw new AppError('invalid_payload', `points.${position}.id: no point with that id in this set`);
-          this.database
-            .insert(recallPoints)
-            .values({ id: crypto.randomUUID(), recallSetId: setId, content: point.content, context: point.context || null, position, createdAt: now })
-            .run();
+          await tx.recallSets.addPoint({ id: crypto.randomUUID(), recallSetId: setId, content: point.content, context: point.context || null, position, createdAt: now });
         }
-      });
+      }
       const removed = [...existing.keys()].filter((id) => !kept.has(id));
-      if (removed.length > 0) this.database.delete(recallPoints).where(inArray(recallPoints.id, removed)).run();
-    })();
+      if (removed.length > 0) await tx.recallSets.deletePoints(removed);
+    });
     return this.get(learnerId, setId, now);
   }
 
-  delete(learnerId: string, setId: string): void {
-    this.owned(learnerId, setId);
-    this.database.delete(recallSets).where(eq(recallSets.id, setId)).run();
-  }
-
-  /** The learner's FSRS state per point of a set (points never reviewed show as new, due now). */
-  cards(learnerId: string, setId: string, now: Date): CardView[] {
-    this.owned(learnerId, setId);
-    const points = this.points(setId);
-    const byPoint = this.dueMap(learnerId, points.map((point) => point.id));
-    return points.map((point) => {
-      const card = byPoint.get(point.id);
-      return {
-        pointId: point.id,
-        content: point.content,
-        due: (card?.due ?? now).toISOString(),
-        stability: card?.stability ?? 0,
-        difficulty: card?.difficulty ?? 0,
-        reps: card?.reps ?? 0,
-        lapses: card?.lapses ?? 0,
-        state: card?.state ?? 'new',
-        lastReview: card?.lastReview?.toISOString() ?? null,
-      };
+  async delete(learnerId: string, setId: string): Promise<void> {
+    await this.storage.transaction(async (tx) => {
+      await owned(tx.recallSets, learnerId, setId);
+      await tx.recallSets.delete(setId);
     });
   }
 
-  /** The set if the learner owns it; another learner's set is indistinguishable from none. */
-  owned(learnerId: string, setId: string): SetRow {
-    const set = this.database.select().from(recallSets).where(and(eq(recallSets.id, setId), eq(recallSets.learnerId, learnerId))).get();
-    if (!set) throw new AppError('not_found', 'No recall set with that id.');
-    return set;
+  /** The learner's FSRS state per point of a set (points never reviewed show as new, due now). */
+  cards(learnerId: string, setId: string, now: Date): Promise<CardView[]> {
+    return this.storage.read(async (reader) => {
+      await owned(reader.recallSets, learnerId, setId);
+      const points = await reader.recallSets.listPoints(setId);
+      const byPoint = await reader.cards.listFor(learnerId, points.map((point) => point.id));
+      return points.map((point) => {
+        const card = byPoint.get(point.id);
+        return {
+          pointId: point.id,
+          content: point.content,
+          due: (card?.due ?? now).toISOString(),
+          stability: card?.stability ?? 0,
+          difficulty: card?.difficulty ?? 0,
+          reps: card?.reps ?? 0,
+          lapses: card?.lapses ?? 0,
+          state: card?.state ?? 'new',
+          lastReview: card?.lastReview?.toISOString() ?? null,
+        };
+      });
+    });
   }
+}
 
-  points(setId: string): PointRow[] {
-    return this.database.select().from(recallPoints).where(eq(recallPoints.recallSetId, setId)).orderBy(asc(recallPoints.position)).all();
-  }
+/** The set if the learner owns it; another learner's set is indistinguishable from none. */
+export async function owned(sets: RecallSetReader, learnerId: string, setId: string): Promise<RecallSetRecord> {
+  const set = await sets.get(setId);
+  if (!set || set.learnerId !== learnerId) throw new AppError('not_found', 'No recall set with that id.');
+  return set;
+}
 
-  private dueMap(learnerId: string, pointIds: string[]) {
-    return this.cardStore.cardsFor(learnerId, pointIds);
+function summarize(set: RecallSetRecord, points: RecallPointRecord[], cardsByPoint: Map<string, StoredCard>, now: Date): RecallSetSummary {
+  let dueCount = 0;
+  let newCount = 0;
+  for (const point of points) {
+    const card = cardsByPoint.get(point.id) ?? null;
+    if (!card) newCount += 1;
+    if (isDue(card, now)) dueCount += 1;
   }
-
-  private summarize(set: SetRow, points: PointRow[], cardsByPoint: Map<string, StoredCard>, now: Date): RecallSetSummary {
-    let dueCount = 0;
-    let newCount = 0;
-    for (const point of points) {
-      const card = cardsByPoint.get(point.id) ?? null;
-      if (!card) newCount += 1;
-      if (isDue(card, now)) dueCount += 1;
-    }
-    return {
-      id: set.id,
-      name: set.name,
-      description: set.description,
-      pointCount: points.length,
-      dueCount,
-      newCount,
-      createdAt: set.createdAt.toISOString(),
-      updatedAt: set.updatedAt.toISOString(),
-    };
-  }
+  return {
+    id: set.id,
+    name: set.name,
+    description: set.description,
+    pointCount: points.length,
+    dueCount,
+    newCount,
+    createdAt: set.createdAt.toISOString(),
+    updatedAt: set.updatedAt.toISOString(),
+  };
 }

@@ -1,127 +1,73 @@
-/** Creating and listing sessions; the turn-by-turn engine lives in core/session. */
-import { and, desc, eq } from 'drizzle-orm';
-import type { SessionListItem } from '@tutorloop/shared';
-import { isDue } from '../core/scheduling/fsrs';
-import type { SessionRecord } from '../core/session/session-repository';
-import { checklistProgress, type SessionProgress } from '../core/session/session-view';
-import type { Catalog } from '../core/assessment';
-import type { AssessmentRepository } from '../core/assessment-session/assessment-repository';
-import type { Database } from '../db/database';
-import { sessionPoints, sessions } from '../db/schema';
-import { assessmentConfig } from '../db/assessment-store';
-import { SqliteSessionRepository, toSessionRecord } from '../db/session-store';
+/** Creating, listing and deleting sessions through the storage port; each type's rules come from its session module. */
+import type { CreateSessionBody, SessionListItem, SessionType } from '@tutorloop/shared';
+import { moduleOf, type CreateBodyOf, type CreateOutcome, type SessionModules, type SessionOf } from '../core/session/session-module';
+import { modeOf } from '../core/session/session-view';
+import type { StoredSession } from '../core/storage/sessions';
+import type { Storage, StorageReader } from '../core/storage/storage';
 import { AppError } from './app-error';
-import type { RecallSetService } from './recall-sets';
 
 export class SessionService {
   constructor(
-    private readonly database: Database,
-    private readonly repository: SqliteSessionRepository,
-    private readonly recallSets: RecallSetService,
-    private readonly assessments?: { repository: AssessmentRepository; catalog: Catalog },
+    private readonly storage: Storage,
+    private readonly modules: SessionModules,
   ) {}
 
-  /**
-   * A recall session's checklist holds the set's points that are due (never reviewed, or
-   * FSRS due ≤ now); if none is due, all of them (SPEC §4.1).
-   */
-  createRecall(learnerId: string, recallSetId: string, now: Date): string {
-    const set = this.recallSets.owned(learnerId, recallSetId);
-    const points = this.recallSets.points(recallSetId);
-    if (points.length === 0) throw new AppError('invalid_payload', 'This recall set has no points yet; add some first.');
-    const cardsByPoint = this.repository.cardsFor(learnerId, points.map((point) => point.id));
-    const due = points.filter((point) => isDue(cardsByPoint.get(point.id) ?? null, now));
-    const checklist = due.length > 0 ? due : points;
-    const id = crypto.randomUUID();
-    this.database.$client.transaction(() => {
-      this.database
-        .insert(sessions)
-        .values({
-          id,
-          learnerId,
-          type: 'recall',
-          status: 'pending',
-          mode: 'recall',
-          recallSetId,
-          title: set.name,
-          config: { allPoints: due.length === 0 },
-          createdAt: now,
-          updatedAt: now,
-        })
-        .run();
-      checklist.forEach((point, position) => {
-        this.database.insert(sessionPoints).values({ sessionId: id, pointId: point.id, position }).run();
-      });
-    })();
-    return id;
-  }
-
-  /**
-   * An assessment session from a blueprint. Its seed drives item generation, so a restart
-   * (or a replay of the same answers) yields the same items; the clock starts at the first item.
-   */
-  createAssessment(learnerId: string, blueprint: { id: string; title: string; timeLimitMinutes: number }, now: Date): string {
-    const id = crypto.randomUUID();
-    this.database
-      .insert(sessions)
-      .values({
-        id,
-        learnerId,
-        type: 'assessment',
-        status: 'pending',
-        mode: 'recall',
-        title: blueprint.title,
-        config: assessmentConfig(blueprint.id, crypto.randomUUID(), blueprint.timeLimitMinutes * 60),
-        createdAt: now,
-        updatedAt: now,
-      })
-      .run();
-    return id;
+  /** Creates a session of the body's type for the learner (its module decides how); its id. */
+  async create(learnerId: string, body: CreateSessionBody, now: Date): Promise<string> {
+    const outcome = await createWith(this.modules, learnerId, body, now);
+    if (!outcome.ok) throw new AppError(outcome.error.code, outcome.error.message);
+    return outcome.value;
   }
 
   /** The session if the learner owns it; 404 when missing, 403 when another learner's. */
-  owned(learnerId: string, sessionId: string): SessionRecord {
-    const row = this.database.select().from(sessions).where(eq(sessions.id, sessionId)).get();
-    if (!row) throw new AppError('not_found', 'No session with that id.');
-    if (row.learnerId !== learnerId) throw new AppError('forbidden', 'This session belongs to another learner.');
-    return toSessionRecord(row);
+  async owned(learnerId: string, sessionId: string): Promise<StoredSession> {
+    const session = await this.storage.read((reader) => reader.sessions.get(sessionId));
+    if (!session) throw new AppError('not_found', 'No session with that id.');
+    if (session.learnerId !== learnerId) throw new AppError('forbidden', 'This session belongs to another learner.');
+    return session;
   }
 
-  list(learnerId: string): SessionListItem[] {
-    const rows = this.database.select().from(sessions).where(eq(sessions.learnerId, learnerId)).orderBy(desc(sessions.createdAt)).all();
-    return rows.map((row) => this.toListItem(toSessionRecord(row)));
+  list(learnerId: string): Promise<SessionListItem[]> {
+    return this.storage.read(async (reader) => {
+      const sessions = await reader.sessions.listByLearner(learnerId);
+      const items: SessionListItem[] = [];
+      for (const session of sessions) items.push(await this.listItem(reader, session));
+      return items;
+    });
   }
 
-  toListItem(session: SessionRecord): SessionListItem {
-    const progress = session.type === 'assessment' ? this.assessmentProgress(session.id) : this.recallProgress(session.id);
+  toListItem(session: StoredSession): Promise<SessionListItem> {
+    return this.storage.read((reader) => this.listItem(reader, session));
+  }
+
+  private async listItem(reader: StorageReader, session: StoredSession): Promise<SessionListItem> {
     return {
       id: session.id,
       type: session.type,
       status: session.status,
-      mode: session.mode,
+      mode: modeOf(session).mode,
       title: session.title,
       recallSetId: session.recallSetId,
-      ...progress,
+      ...(await progressWith(this.modules, reader, session)),
       createdAt: session.createdAt.toISOString(),
       endedAt: session.endedAt?.toISOString() ?? null,
     };
   }
 
-  private recallProgress(sessionId: string): SessionProgress {
-    return checklistProgress(this.repository.getChecklist(sessionId));
+  async delete(learnerId: string, sessionId: string): Promise<void> {
+    await this.storage.transaction(async (tx) => {
+      const session = await tx.sessions.get(sessionId);
+      if (!session) throw new AppError('not_found', 'No session with that id.');
+      if (session.learnerId !== learnerId) throw new AppError('forbidden', 'This session belongs to another learner.');
+      await tx.sessions.delete(sessionId);
+    });
   }
+}
 
-  /** For an assessment the counts are items answered of the blueprint's items. */
-  private assessmentProgress(sessionId: string): { recalledCount: number; totalPoints: number } {
-    if (!this.assessments) return { recalledCount: 0, totalPoints: 0 };
-    const config = this.assessments.repository.getConfig(sessionId);
-    const answered = this.assessments.repository.listResponses(sessionId).length;
-    const total = (config && this.assessments.catalog.getAssessment(config.blueprintId)?.totalItems) ?? answered;
-    return { recalledCount: answered, totalPoints: total };
-  }
+function createWith<K extends SessionType>(modules: SessionModules, learnerId: string, body: CreateBodyOf<K>, now: Date): Promise<CreateOutcome> {
+  return moduleOf(modules, body.type as K).create({ learnerId, body, now });
+}
 
-  delete(learnerId: string, sessionId: string): void {
-    this.owned(learnerId, sessionId);
-    this.database.delete(sessions).where(and(eq(sessions.id, sessionId), eq(sessions.learnerId, learnerId))).run();
-  }
+function progressWith<K extends SessionType>(modules: SessionModules, reader: StorageReader, session: SessionOf<K>) {
+  return moduleOf(modules, session.type as K).progress(reader, session);
 }

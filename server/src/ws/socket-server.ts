@@ -11,11 +11,11 @@ import type { TokenService } from '../auth/tokens';
 import { retryHint, type LearnerLimits } from '../core/limits/learner-limits';
 import type { Logger } from '../core/ports';
 import type { SessionHub } from '../core/session/session-hub';
-import type { SessionRepository } from '../core/session/session-repository';
+import type { Storage } from '../core/storage/storage';
 
 export interface SocketServerOptions {
   hub: SessionHub;
-  repository: SessionRepository;
+  storage: Storage;
   tokens: TokenService;
   logger: Logger;
   /** Largest text frame processed, in bytes. */
@@ -58,7 +58,7 @@ export class SocketServer {
   }
 
   private async handleConnection(ws: WebSocket, sessionId: string, token: string | null): Promise<void> {
-    const { hub, repository, tokens, logger } = this.options;
+    const { hub, storage, tokens, logger } = this.options;
     ws.on('error', (error) => logger.warn({ err: error, sessionId }, 'socket error'));
     // Frames that arrive while the token is being checked are held, not lost.
     const early: Array<{ data: RawData; isBinary: boolean }> = [];
@@ -67,12 +67,12 @@ export class SocketServer {
 
     const learnerId = await tokens.verify(token);
     if (!learnerId) return ws.close(CloseCodes.unauthorized, 'Invalid or missing token');
-    const session = repository.getSession(sessionId);
+    const session = await storage.read((reader) => reader.sessions.get(sessionId));
     if (!session) return ws.close(CloseCodes.notFound, 'Session not found');
     if (session.learnerId !== learnerId) return ws.close(CloseCodes.forbidden, 'Not your session');
     if (ws.readyState !== ws.OPEN) return;
 
-    const room = hub.room(sessionId);
+    const room = hub.room(session);
     const send = (event: ServerEvent) => {
       if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(event));
     };
@@ -128,15 +128,16 @@ export class SocketServer {
       }
     };
 
-    ws.off('message', holdEarly);
-    ws.on('message', handleSocketMessage);
+    let closed = false;
     ws.on('close', () => {
+      closed = true;
       room.detach(send);
       hub.release(sessionId);
     });
     // A deleted session takes its sockets with it: they close as if it never existed.
+    // Frames keep being held until the opening events are sent, so they come first.
     try {
-      room.attach(send, () => ws.close(CloseCodes.notFound, 'Session deleted'));
+      await room.attach(send, () => ws.close(CloseCodes.notFound, 'Session deleted'));
     } catch (error) {
       // A session the server can no longer open (e.g. its assessment blueprint was removed).
       logger.error({ err: error, sessionId }, 'could not open the session');
@@ -144,6 +145,14 @@ export class SocketServer {
       hub.release(sessionId);
       return ws.close(CloseCodes.internalError, 'This session cannot be opened');
     }
+    // The socket closed while the opening events were read: it must not stay a listener.
+    if (closed) {
+      room.detach(send);
+      hub.release(sessionId);
+      return;
+    }
+    ws.off('message', holdEarly);
+    ws.on('message', handleSocketMessage);
     for (const frame of early) handleSocketMessage(frame.data, frame.isBinary);
   }
 

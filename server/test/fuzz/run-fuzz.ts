@@ -862,15 +862,18 @@ function checkDatabase(
       }
     }
   }
-  const sessionRows = database.prepare('SELECT id, status, rabbithole_topic, hex(CAST(rabbithole_topic AS BLOB)) AS topic_hex FROM sessions').all() as Array<{ id: string; status: string; rabbithole_topic: string | null; topic_hex: string | null }>;
+  // A recall session's rabbit-hole topic lives in its per-type state (JSON in `type_state`).
+  const sessionRows = database
+    .prepare("SELECT id, status, type_state, hex(CAST(type_state AS BLOB)) AS state_hex, json_extract(type_state, '$.rabbitholeTopic') AS topic FROM sessions")
+    .all() as Array<{ id: string; status: string; type_state: string | null; state_hex: string | null; topic: string | null }>;
   const statusOf = new Map(sessionRows.map((row) => [row.id, row.status]));
   const isEnded = (sessionId: string) => ['completed', 'abandoned'].includes(statusOf.get(sessionId) ?? '');
   for (const row of sessionRows) {
-    if (badUtf8(row.rabbithole_topic, row.topic_hex)) {
+    if (badUtf8(row.type_state, row.state_hex)) {
       report.database.invalidUtf8Values += 1;
-      violate(`sessions ${row.id}.rabbithole_topic is not valid UTF-8`);
+      violate(`sessions ${row.id}.type_state is not valid UTF-8`);
     }
-    for (const marker of markersIn(row.rabbithole_topic ?? '')) {
+    for (const marker of markersIn(row.topic ?? '')) {
       if (context.forbiddenMarkers.has(marker) || !context.rabbitholeMarkers.has(marker)) {
         report.database.refusedTextStored += 1;
         violate(`session ${row.id} has the rabbit-hole topic of a refused frame ${marker}`);

@@ -9,49 +9,23 @@
  * (the pending item's widget included) and the same seed gives the same next item.
  */
 import type { ClientMessage, HistoryMessage, SessionState, SessionSummary, WidgetAnswer } from '@tutorloop/shared';
-import {
-  creditFromTests,
-  estimateAbilities,
-  nextItem,
-  randomForItem,
-  scoreChoice,
-  toResponseRecord,
-  type AssessmentBlueprint,
-  type Catalog,
-  type GeneratedItem,
-  type ResponseRecord,
-} from '../assessment';
+import { estimateAbilities, nextItem, randomForItem, scoreChoice, type AssessmentBlueprint, type Catalog, type GeneratedItem } from '../assessment';
 import type { Clock, IdGenerator, Logger } from '../ports';
 import { RoomBase, type RoomBaseDeps, type SessionListener } from '../session/room-base';
-import type { SessionRecord, SessionRepository } from '../session/session-repository';
 import { checkWidgetAnswer, recordWidgetAnswer } from '../session/widget-answers';
 import { buildHistory, buildState, isEnded, toolNameForKind, widgetForAction } from '../session/session-view';
-import { deadlineOf, type AssessmentConfig, type AssessmentRepository, type StoredItem, type StoredResponse } from './assessment-repository';
-import { buildResults, progressOf, sectionTitle, widgetForItem } from './assessment-view';
+import type { StoredItem, StoredResponse } from '../storage/assessments';
+import type { SessionSnapshot } from '../storage/session-snapshot';
+import { typeStateOf } from '../storage/session-type-state';
+import type { StoredSession } from '../storage/sessions';
+import type { Storage } from '../storage/storage';
+import { deadlineOf, type AssessmentConfig } from './assessment-config';
+import { assessmentOf, assessmentSummary, framingText, progressOf, responseRecords, widgetForItem } from './assessment-view';
+import { scoreCode, type CodeRunner } from './code-scoring';
 import { BackendToolRegistry, type BackendToolContext, type CompleteResult, type EvaluateInput, type EvaluateResult, type NextItemResult } from './backend-tools';
 
-/** Runs learner code against tests (the sandbox adapter implements it). */
-export interface CodeRunner {
-  run(
-    request: {
-      language: 'python' | 'javascript';
-      code: string;
-      functionName: string;
-      tests: Array<{ args: unknown[]; expected: unknown }>;
-      /** Whose run it is: the sandbox queues per owner, so one learner's loops cannot starve others. */
-      owner?: string;
-    },
-    signal?: AbortSignal,
-  ): Promise<{ passed: number; total: number; error?: { kind: string; message: string } }>;
-}
-
-/** While the learner already has runs queued (`busy`), how long to wait before asking again, and how often. */
-const busyRetryMs = 500;
-const busyRetries = 40;
-
 export interface AssessmentRoomDeps extends RoomBaseDeps {
-  repository: SessionRepository;
-  assessments: AssessmentRepository;
+  storage: Storage;
   catalog: Catalog;
   codeRunner: CodeRunner;
   clock: Clock;
@@ -74,21 +48,21 @@ export class AssessmentRoom extends RoomBase {
   ) {
     super(sessionId, deps, onIdle);
     this.tools = new BackendToolRegistry({
-      nextItem: (context) => Promise.resolve(this.pickNextItem(context)),
+      nextItem: () => this.pickNextItem(),
       evaluate: (_context, input) => this.evaluate(input),
-      complete: (context, reason) => Promise.resolve(this.finish(context, reason)),
+      complete: (_context, reason) => this.finish(reason),
     });
   }
 
-  override attach(listener: SessionListener, terminate?: () => void): void {
-    const session = this.deps.repository.getSession(this.sessionId);
-    if (!session) return;
-    const state = this.state();
+  override async attach(listener: SessionListener, terminate?: () => void): Promise<void> {
+    const snapshot = await this.consistentRead(() => this.deps.storage.loadSessionSnapshot(this.sessionId));
+    if (!snapshot) return;
+    const state = this.stateOf(snapshot);
     listener({ type: 'state_update', payload: { state } });
     if (state.status === 'awaiting_client_action') listener({ type: 'widget', payload: state.pendingWidget });
-    listener({ type: 'history', payload: { messages: this.history() } });
+    listener({ type: 'history', payload: { messages: buildHistory(snapshot.messages, snapshot.actions) } });
     this.register(listener, terminate);
-    this.resume();
+    if (!isEnded(snapshot.session.status)) this.resume();
   }
 
   override handle(message: ClientMessage, reply: SessionListener): Promise<void> {
@@ -103,8 +77,8 @@ export class AssessmentRoom extends RoomBase {
       case 'end_session':
         // Not cancelled: an answer being scored is the learner's and counts; ending waits for it.
         return this.enqueue(async () => {
-          const session = this.session();
-          if (!session || isEnded(session.status)) return this.fail(reply, 'session_ended', 'This assessment has already ended.');
+          const snapshot = await this.load();
+          if (!snapshot || isEnded(snapshot.session.status)) return this.fail(reply, 'session_ended', 'This assessment has already ended.');
           await this.complete('ended_by_learner');
         });
       default: {
@@ -115,9 +89,11 @@ export class AssessmentRoom extends RoomBase {
   }
 
   override resume(): void {
-    const session = this.session();
-    if (!session || isEnded(session.status)) return;
-    void this.enqueue(() => this.advance());
+    void this.enqueue(async () => {
+      const snapshot = await this.load();
+      if (!snapshot || isEnded(snapshot.session.status)) return;
+      await this.advance();
+    });
   }
 
   override close(): void {
@@ -130,33 +106,39 @@ export class AssessmentRoom extends RoomBase {
     super.terminate();
   }
 
-  override state(): SessionState {
-    const session = this.session();
-    if (!session) throw new Error(`session ${this.sessionId} vanished`);
-    const { blueprint, config } = this.setup();
-    const progress = progressOf(blueprint, config, this.deps.assessments.listItems(this.sessionId), this.deps.assessments.listResponses(this.sessionId), isEnded(session.status), this.deps.clock.now());
-    return buildState(session, { recalledCount: progress.answered, totalPoints: progress.totalItems, assessment: progress }, this.deps.repository.getPendingAction(this.sessionId));
+  override async state(): Promise<SessionState> {
+    const snapshot = await this.load();
+    if (!snapshot) throw new Error(`session ${this.sessionId} vanished`);
+    return this.stateOf(snapshot);
   }
 
-  override history(): HistoryMessage[] {
-    return buildHistory(this.deps.repository.listMessages(this.sessionId), this.deps.repository.listActions(this.sessionId));
+  override async history(): Promise<HistoryMessage[]> {
+    const snapshot = await this.deps.storage.loadSessionSnapshot(this.sessionId);
+    return snapshot ? buildHistory(snapshot.messages, snapshot.actions) : [];
   }
 
-  override summary(): SessionSummary | null {
-    const session = this.session();
-    if (!session || !isEnded(session.status)) return null;
-    return this.buildSummary(session);
+  override async summary(): Promise<SessionSummary | null> {
+    const snapshot = await this.load();
+    if (!snapshot || !isEnded(snapshot.session.status)) return null;
+    return this.buildSummary(snapshot);
   }
 
   // -------------------------------------------------------------------------
 
-  private session(): SessionRecord | null {
-    return this.deps.repository.getSession(this.sessionId);
+  /** The session without its conversation: state, items and responses. */
+  private load(): Promise<SessionSnapshot | null> {
+    return this.deps.storage.loadSessionSnapshot(this.sessionId, { lastMessages: 0 });
   }
 
-  private setup(): { blueprint: AssessmentBlueprint; config: AssessmentConfig } {
-    const config = this.deps.assessments.getConfig(this.sessionId);
-    if (!config) throw new Error(`session ${this.sessionId} has no assessment configuration`);
+  private stateOf(snapshot: SessionSnapshot): SessionState {
+    const { blueprint, config } = this.setup(snapshot.session);
+    const { items, responses } = assessmentOf(snapshot);
+    const progress = progressOf(blueprint, config, items, responses, isEnded(snapshot.session.status), this.deps.clock.now());
+    return buildState(snapshot.session, { recalledCount: progress.answered, totalPoints: progress.totalItems, assessment: progress }, snapshot.pendingAction);
+  }
+
+  private setup(session: StoredSession): { blueprint: AssessmentBlueprint; config: AssessmentConfig } {
+    const { type: _type, ...config } = typeStateOf(session, 'assessment');
     const blueprint = this.deps.catalog.getAssessment(config.blueprintId);
     if (!blueprint) throw new Error(`assessment blueprint ${config.blueprintId} is no longer available`);
     return { blueprint, config };
@@ -166,66 +148,60 @@ export class AssessmentRoom extends RoomBase {
     return { sessionId: this.sessionId, sessionType: 'assessment' };
   }
 
-  private responseRecords(items: StoredItem[], responses: StoredResponse[]): ResponseRecord[] {
-    const byItem = new Map(items.map((stored) => [stored.id, stored]));
-    return responses.flatMap((response) => {
-      const stored = byItem.get(response.itemId);
-      return stored ? [toResponseRecord(stored.item, { position: stored.position, credit: response.credit, responseSeconds: response.responseSeconds })] : [];
-    });
-  }
-
-  /** The server's deadline, once the first item was presented. */
-  private deadline(config: AssessmentConfig): Date | null {
-    return deadlineOf(config, this.deps.assessments.listItems(this.sessionId));
-  }
-
-  private expired(config: AssessmentConfig): boolean {
-    const deadline = this.deadline(config);
+  private expired(config: AssessmentConfig, items: StoredItem[]): boolean {
+    const deadline = deadlineOf(config, items);
     return deadline !== null && this.deps.clock.now().getTime() >= deadline.getTime();
   }
 
   /** Presents the next item, or ends the assessment when time is up or every item is answered. */
   private async advance(): Promise<void> {
     if (!(await this.scoreStoredAnswers())) return;
-    const session = this.session();
-    if (!session || isEnded(session.status)) return;
-    const { config } = this.setup();
-    if (this.expired(config)) return this.complete('time_expired');
-    if (session.status === 'pending') this.deps.repository.updateSession(this.sessionId, { status: 'active' }, this.deps.clock.now());
-    const items = this.deps.assessments.listItems(this.sessionId);
-    const answered = new Set(this.deps.assessments.listResponses(this.sessionId).map((response) => response.itemId));
+    let snapshot = await this.load();
+    if (!snapshot || isEnded(snapshot.session.status)) return;
+    const { config } = this.setup(snapshot.session);
+    const { items, responses } = assessmentOf(snapshot);
+    if (this.expired(config, items)) return this.complete('time_expired');
+    if (snapshot.session.status === 'pending') {
+      const session = await this.deps.storage.transaction((tx) => tx.sessions.update(this.sessionId, { status: 'active' }, this.deps.clock.now()));
+      this.noteCommit();
+      snapshot = { ...snapshot, session };
+    }
+    const answered = new Set(responses.map((response) => response.itemId));
     if (items.some((stored) => !answered.has(stored.id))) {
-      this.armDeadline();
+      this.armDeadline(config, items);
       return;
     }
     const next = await this.tools.call(this.tools.nextItem, this.context(), undefined);
     if (!next.result.item) return this.complete('all_answered');
-    this.present(next.result.item, next.result.position);
-    this.armDeadline();
+    const presented = await this.present(snapshot, next.result.item, next.result.position);
+    this.armDeadline(config, presented);
   }
 
-  private pickNextItem(_context: BackendToolContext): NextItemResult {
-    const { blueprint, config } = this.setup();
-    const items = this.deps.assessments.listItems(this.sessionId);
-    const records = this.responseRecords(items, this.deps.assessments.listResponses(this.sessionId));
+  private async pickNextItem(): Promise<NextItemResult> {
+    const snapshot = await this.load();
+    if (!snapshot) throw new Error(`session ${this.sessionId} vanished`);
+    const { blueprint, config } = this.setup(snapshot.session);
+    const { items, responses } = assessmentOf(snapshot);
+    const records = responseRecords(items, responses);
     const position = items.length + 1;
     const item = nextItem(this.deps.catalog, blueprint.id, records, randomForItem(config.seed, position));
     return { item, position, totalItems: blueprint.totalItems };
   }
 
-  /** Stores the item, its framing message and its widget in one transaction, then shows it. */
-  private present(item: GeneratedItem, position: number): void {
-    const { repository, assessments, clock, ids } = this.deps;
-    const { blueprint, config } = this.setup();
+  /** Stores the item, its framing message and its widget in one transaction, then shows it. Returns the items now presented. */
+  private async present(snapshot: SessionSnapshot, item: GeneratedItem, position: number): Promise<StoredItem[]> {
+    const { storage, clock, ids } = this.deps;
+    const { blueprint, config } = this.setup(snapshot.session);
     const now = clock.now();
     const widget = widgetForItem(item, position, blueprint.totalItems);
     const widgetId = ids.next();
     const toolCallId = `item-${position}-${widgetId}`;
     const messageId = ids.next();
     const framing = framingText(blueprint, item, position, config);
-    repository.transaction(() => {
-      assessments.addItem({ id: ids.next(), sessionId: this.sessionId, position, item, widgetId, presentedAt: now });
-      repository.appendMessage({
+    const stored: StoredItem = { id: ids.next(), sessionId: this.sessionId, position, item, widgetId, presentedAt: now };
+    const { session, pendingAction } = await storage.transaction(async (tx) => {
+      await tx.assessments.addItem(stored);
+      await tx.messages.append({
         id: messageId,
         sessionId: this.sessionId,
         role: 'tutor',
@@ -236,43 +212,49 @@ export class AssessmentRoom extends RoomBase {
         clientMessageId: null,
         createdAt: now,
       });
-      repository.createPendingAction({ id: widgetId, sessionId: this.sessionId, toolCallId, kind: widget.kind, props: { ...widget.props }, createdAt: now });
-      repository.updateSession(this.sessionId, { status: 'awaiting_client_action' }, now);
+      const pendingAction = await tx.pendingActions.create({ id: widgetId, sessionId: this.sessionId, toolCallId, kind: widget.kind, props: { ...widget.props }, createdAt: now });
+      const session = await tx.sessions.update(this.sessionId, { status: 'awaiting_client_action' }, now);
+      return { session, pendingAction };
     });
+    this.noteCommit();
+    const items = [...assessmentOf(snapshot).items, stored];
     this.broadcast({ type: 'typing', payload: {} });
     this.broadcast({ type: 'assistant', payload: { messageId, message: framing } });
-    const state = this.state();
+    const state = this.stateOf({ ...snapshot, session, pendingAction, assessment: { items, responses: assessmentOf(snapshot).responses } });
     this.broadcast({ type: 'state_update', payload: { state } });
     if (state.status === 'awaiting_client_action') this.broadcast({ type: 'widget', payload: state.pendingWidget });
+    return items;
   }
 
   private async handleAnswer(widgetId: string, response: WidgetAnswer, reply: SessionListener): Promise<void> {
-    const { repository, assessments, clock, ids } = this.deps;
-    const session = this.session();
-    if (!session) return;
-    if (isEnded(session.status)) return this.fail(reply, 'session_ended', 'This assessment has ended; your results are ready.');
-    const { config } = this.setup();
-    if (this.expired(config)) {
+    const { storage, clock, ids } = this.deps;
+    const snapshot = await this.load();
+    if (!snapshot) return;
+    if (isEnded(snapshot.session.status)) return this.fail(reply, 'session_ended', 'This assessment has ended; your results are ready.');
+    const { config } = this.setup(snapshot.session);
+    if (this.expired(config, assessmentOf(snapshot).items)) {
       await this.complete('time_expired');
       return this.fail(reply, 'session_ended', 'Time is up: answers given before the limit are scored.');
     }
-    const action = repository.getPendingAction(this.sessionId);
-    if (!action || action.id !== widgetId) {
-      const known = repository.listActions(this.sessionId).some((candidate) => candidate.id === widgetId);
-      return this.fail(reply, 'widget_not_pending', known ? 'That item was already answered.' : 'No item with that id is waiting for an answer.');
-    }
-    const checked = checkWidgetAnswer(widgetForAction(action), response);
-    if (!checked.ok) return this.fail(reply, 'invalid_payload', checked.error);
-    const stored = assessments.listItems(this.sessionId).find((candidate) => candidate.widgetId === widgetId);
-    if (!stored) throw new Error(`pending widget ${widgetId} has no item`);
-
-    // The answer is stored before it is scored (SPEC §8): a crash or a cancelled run while
-    // the sandbox works loses nothing, and `advance` scores it when the session resumes.
+    // The pending item is read in the transaction that answers it. The answer is stored before
+    // it is scored (SPEC §8): a crash or a cancelled run while the sandbox works loses nothing,
+    // and `advance` scores it when the session resumes.
     const now = clock.now();
-    repository.transaction(() => {
-      recordWidgetAnswer(repository, { id: ids.next(), action, response, text: checked.value, at: now });
-      repository.updateSession(this.sessionId, { status: 'active' }, now);
+    const refusal = await storage.transaction(async (tx) => {
+      const action = await tx.pendingActions.getPending(this.sessionId);
+      if (!action || action.id !== widgetId) {
+        const known = (await tx.pendingActions.list(this.sessionId)).some((candidate) => candidate.id === widgetId);
+        return { code: 'widget_not_pending', message: known ? 'That item was already answered.' : 'No item with that id is waiting for an answer.' } as const;
+      }
+      const checked = checkWidgetAnswer(widgetForAction(action), response);
+      if (!checked.ok) return { code: 'invalid_payload', message: checked.error } as const;
+      if (!assessmentOf(snapshot).items.some((candidate) => candidate.widgetId === widgetId)) throw new Error(`pending widget ${widgetId} has no item`);
+      await recordWidgetAnswer(tx, { id: ids.next(), action, response, text: checked.value, at: now });
+      await tx.sessions.update(this.sessionId, { status: 'active' }, now);
+      return null;
     });
+    if (refusal) return this.fail(reply, refusal.code, refusal.message);
+    this.noteCommit();
     await this.advance();
   }
 
@@ -281,16 +263,20 @@ export class AssessmentRoom extends RoomBase {
    * or a cancellation left — in order. False if a run was cancelled (left for the next resume).
    */
   private async scoreStoredAnswers(): Promise<boolean> {
-    const { repository, assessments, clock } = this.deps;
-    const items = assessments.listItems(this.sessionId);
-    const scored = new Set(assessments.listResponses(this.sessionId).map((response) => response.itemId));
-    const unscored = items.filter((stored) => !scored.has(stored.id));
+    const { storage, clock } = this.deps;
+    const first = await this.load();
+    if (!first?.assessment) return true;
+    const scored = new Set(first.assessment.responses.map((response) => response.itemId));
+    const unscored = first.assessment.items.filter((stored) => !scored.has(stored.id));
     if (unscored.length === 0) return true;
+    const snapshot = (await storage.loadSessionSnapshot(this.sessionId))!;
+    const { blueprint } = this.setup(snapshot.session);
     const answers = new Map(
-      repository
-        .listMessages(this.sessionId)
-        .flatMap((message) => (message.role === 'tool_result' && message.widgetAnswer && message.answeredAt === null ? [[message.widgetAnswer.widgetId, message] as const] : [])),
+      snapshot.messages.flatMap((message) => (message.role === 'tool_result' && message.widgetAnswer && message.answeredAt === null ? [[message.widgetAnswer.widgetId, message] as const] : [])),
     );
+    let session = snapshot.session;
+    const items = assessmentOf(snapshot).items;
+    const responses = [...assessmentOf(snapshot).responses];
     for (const stored of unscored) {
       const message = answers.get(stored.widgetId);
       if (!message?.widgetAnswer) continue;
@@ -300,6 +286,7 @@ export class AssessmentRoom extends RoomBase {
         answerText: message.content,
         ...('selectedIndex' in response ? { selectedIndex: response.selectedIndex } : {}),
         ...('code' in response ? { code: response.code } : {}),
+        owner: session.learnerId,
       };
       const signal = this.freshSignal();
       let result: EvaluateResult;
@@ -324,15 +311,17 @@ export class AssessmentRoom extends RoomBase {
         responseSeconds: Math.max(0, (answeredAt.getTime() - stored.presentedAt.getTime()) / 1000),
         answeredAt,
       };
-      repository.transaction(() => {
-        const session = this.session()!;
-        repository.markAnswered(message.id, now);
-        assessments.addResponse(this.sessionId, answer);
-        const records = this.responseRecords(assessments.listItems(this.sessionId), assessments.listResponses(this.sessionId));
-        assessments.saveAbilities(this.sessionId, session.learnerId, estimateAbilities(this.deps.catalog, this.setup().blueprint.id, records), now);
-        repository.updateSession(this.sessionId, { turn: session.turn + 1 }, now);
+      responses.push(answer);
+      const abilities = estimateAbilities(this.deps.catalog, blueprint.id, responseRecords(items, responses));
+      const turn = session.turn + 1;
+      session = await storage.transaction(async (tx) => {
+        await tx.messages.markAnswered(message.id, now);
+        await tx.assessments.addResponse(this.sessionId, answer);
+        await tx.assessments.saveAbilities(this.sessionId, session.learnerId, abilities, now);
+        return tx.sessions.update(this.sessionId, { turn }, now);
       });
-      this.broadcast({ type: 'state_update', payload: { state: this.state() } });
+      this.noteCommit();
+      this.broadcast({ type: 'state_update', payload: { state: this.stateOf({ ...snapshot, session, assessment: { items, responses: [...responses] } }) } });
     }
     return true;
   }
@@ -343,35 +332,19 @@ export class AssessmentRoom extends RoomBase {
     if (item.kind !== 'code' || !item.code) {
       return { credit: scoreChoice(item, input.selectedIndex ?? -1), testsPassed: null, testsTotal: null, note: null };
     }
-    const task = item.code;
-    const owner = this.session()?.learnerId;
-    const request = { language: task.language, code: input.code ?? '', functionName: task.functionName, tests: task.tests, ...(owner ? { owner } : {}) };
-    let run = await this.deps.codeRunner.run(request, input.signal);
-    // `busy`: this learner's earlier runs (other sessions) still fill their place in the queue.
-    // The answer is stored already; wait for a place rather than score it 0.
-    for (let attempt = 0; run.error?.kind === 'busy' && attempt < busyRetries; attempt += 1) {
-      await waitFor(busyRetryMs, input.signal);
-      run = await this.deps.codeRunner.run(request, input.signal);
-    }
-    if (run.error?.kind === 'busy') throw new Error(`the sandbox stayed busy for learner ${owner ?? 'unknown'}; the answer stays stored and is scored on resume`);
-    return {
-      credit: creditFromTests(run.passed, run.total, task.partialCredit),
-      testsPassed: run.passed,
-      testsTotal: run.total,
-      note: run.error ? `${run.error.kind}: ${run.error.message}`.slice(0, 300) : null,
-    };
+    return scoreCode(this.deps.codeRunner, item.code, { code: input.code ?? '', ...(input.owner ? { owner: input.owner } : {}) }, input.signal);
   }
 
   private async handleChat(text: string, clientMessageId: string | null, reply: SessionListener): Promise<void> {
-    const { repository, clock, ids } = this.deps;
-    const session = this.session();
-    if (!session) return;
-    if (isEnded(session.status)) return this.fail(reply, 'session_ended', 'This assessment has ended; your results are ready.');
-    if (clientMessageId && repository.findMessageByClientId(this.sessionId, clientMessageId)) return;
+    const { storage, clock, ids } = this.deps;
     const now = clock.now();
     const messageId = ids.next();
-    repository.transaction(() => {
-      const learner = repository.appendMessage({
+    const outcome = await storage.transaction(async (tx) => {
+      const session = await tx.sessions.get(this.sessionId);
+      if (!session) return 'missing' as const;
+      if (isEnded(session.status)) return 'ended' as const;
+      if (clientMessageId && (await tx.messages.findByClientId(this.sessionId, clientMessageId))) return 'duplicate' as const;
+      const learner = await tx.messages.append({
         id: ids.next(),
         sessionId: this.sessionId,
         role: 'learner',
@@ -382,7 +355,7 @@ export class AssessmentRoom extends RoomBase {
         clientMessageId,
         createdAt: now,
       });
-      repository.appendMessage({
+      await tx.messages.append({
         id: messageId,
         sessionId: this.sessionId,
         role: 'tutor',
@@ -393,63 +366,53 @@ export class AssessmentRoom extends RoomBase {
         clientMessageId: null,
         createdAt: now,
       });
-      repository.markAnswered(learner.id, now);
+      await tx.messages.markAnswered(learner.id, now);
+      return tx.loadSessionSnapshot(this.sessionId, { lastMessages: 0 });
     });
+    if (outcome === 'missing' || outcome === 'duplicate' || outcome === null) return;
+    if (outcome === 'ended') return this.fail(reply, 'session_ended', 'This assessment has ended; your results are ready.');
+    this.noteCommit();
     this.broadcast({ type: 'typing', payload: {} });
     this.broadcast({ type: 'assistant', payload: { messageId, message: assessmentChatReply } });
-    const state = this.state();
-    this.broadcast({ type: 'state_update', payload: { state } });
+    this.broadcast({ type: 'state_update', payload: { state: this.stateOf(outcome) } });
   }
 
   private async complete(reason: 'all_answered' | 'ended_by_learner' | 'time_expired'): Promise<void> {
     await this.tools.call(this.tools.complete, this.context(), reason);
-    const ended = this.session()!;
-    this.broadcast({ type: 'state_update', payload: { state: this.state() } });
+    const ended = await this.load();
+    if (!ended) return;
+    this.broadcast({ type: 'state_update', payload: { state: this.stateOf(ended) } });
     this.broadcast({ type: 'session_complete', payload: { summary: this.buildSummary(ended) } });
   }
 
-  private finish(_context: BackendToolContext, reason: string): CompleteResult {
-    const { repository, assessments, clock } = this.deps;
+  private async finish(reason: string): Promise<CompleteResult> {
+    const { storage, clock } = this.deps;
     const now = clock.now();
     this.clearDeadlineTimer();
-    repository.transaction(() => {
-      const action = repository.getPendingAction(this.sessionId);
-      if (action) repository.resolvePendingAction(action.id, 'cancelled', null, now);
-      repository.updateSession(this.sessionId, { status: 'completed', endReason: reason, endedAt: now }, now);
+    const snapshot = await storage.transaction(async (tx) => {
+      const action = await tx.pendingActions.getPending(this.sessionId);
+      if (action) await tx.pendingActions.resolve(action.id, 'cancelled', null, now);
+      await tx.sessions.update(this.sessionId, { status: 'completed', endReason: reason, endedAt: now }, now);
+      return tx.loadSessionSnapshot(this.sessionId, { lastMessages: 0 });
     });
-    const responses = assessments.listResponses(this.sessionId);
+    if (!snapshot) throw new Error(`session ${this.sessionId} vanished`);
+    this.noteCommit();
+    const { responses } = assessmentOf(snapshot);
     return {
       reason,
       answered: responses.length,
-      totalItems: this.setup().blueprint.totalItems,
+      totalItems: this.setup(snapshot.session).blueprint.totalItems,
       score: responses.reduce((sum, response) => sum + response.credit, 0),
     };
   }
 
-  private buildSummary(session: SessionRecord): SessionSummary {
-    const { blueprint } = this.setup();
-    const items = this.deps.assessments.listItems(this.sessionId);
-    const responses = this.deps.assessments.listResponses(this.sessionId);
-    const abilities = estimateAbilities(this.deps.catalog, blueprint.id, this.responseRecords(items, responses));
-    const ended = session.endedAt ?? this.deps.clock.now();
-    return {
-      sessionId: session.id,
-      type: 'assessment',
-      status: session.status === 'abandoned' ? 'abandoned' : 'completed',
-      reason: (session.endReason ?? 'ended_by_learner') as SessionSummary['reason'],
-      turns: session.turn,
-      recalledCount: responses.length,
-      totalPoints: blueprint.totalItems,
-      durationSeconds: Math.max(0, Math.round((ended.getTime() - session.createdAt.getTime()) / 1000)),
-      points: [],
-      assessment: buildResults(blueprint, items, responses, abilities),
-    };
+  private buildSummary(snapshot: SessionSnapshot): SessionSummary {
+    return assessmentSummary(this.deps.catalog, snapshot, this.deps.clock.now());
   }
 
   /** Ends the session at its deadline while the room is alive (otherwise on the next visit). */
-  private armDeadline(): void {
-    const config = this.deps.assessments.getConfig(this.sessionId);
-    const deadline = config ? this.deadline(config) : null;
+  private armDeadline(config: AssessmentConfig, items: StoredItem[]): void {
+    const deadline = deadlineOf(config, items);
     if (!deadline || this.deadlineTimer) return;
     const delay = Math.max(0, deadline.getTime() - this.deps.clock.now().getTime());
     // setTimeout holds at most ~24.8 days; a longer limit is checked on the next action.
@@ -467,26 +430,3 @@ export class AssessmentRoom extends RoomBase {
   }
 }
 
-/** The server's framing of an item: where the learner is, and the rules on the first item. */
-function framingText(blueprint: AssessmentBlueprint, item: GeneratedItem, position: number, config: AssessmentConfig): string {
-  const where = `**Item ${position} of ${blueprint.totalItems}** · ${sectionTitle(blueprint, item.sectionId)}`;
-  if (position > 1) return where;
-  const minutes = Math.round(config.timeLimitSeconds / 60);
-  return `Welcome to “${blueprint.title}”: ${blueprint.totalItems} items, ${minutes} minutes. There are no hints or feedback until the end — your results come once you finish or time runs out.\n\n${where}`;
-}
-
-/** Resolves after `ms`, or rejects with the signal's reason when it aborts first. */
-function waitFor(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}

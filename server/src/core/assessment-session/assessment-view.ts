@@ -3,9 +3,12 @@
  * correct answer, a test or a score), and the full results with the per-item review only
  * once it is over.
  */
-import type { AssessmentItemReview, AssessmentProgress, AssessmentResults, Widget } from '@tutorloop/shared';
-import type { AbilityReport, AssessmentBlueprint, GeneratedItem } from '../assessment';
-import { deadlineOf, type AssessmentConfig, type StoredItem, type StoredResponse } from './assessment-repository';
+import type { AssessmentItemReview, AssessmentProgress, AssessmentResults, SessionSummary, Widget } from '@tutorloop/shared';
+import { estimateAbilities, toResponseRecord, type AbilityReport, type AssessmentBlueprint, type Catalog, type GeneratedItem, type ResponseRecord } from '../assessment';
+import type { StoredItem, StoredResponse } from '../storage/assessments';
+import type { SessionSnapshot } from '../storage/session-snapshot';
+import { typeStateOf } from '../storage/session-type-state';
+import { deadlineOf, type AssessmentConfig } from './assessment-config';
 
 /** The widget presenting an item: its stem and options, or the code editor with starter code. */
 export function widgetForItem(item: GeneratedItem, position: number, totalItems: number): Omit<Widget, 'widgetId'> {
@@ -108,4 +111,48 @@ export function buildResults(
 function round(value: number, digits = 2): number {
   const factor = 10 ** digits;
   return Math.round(value * factor) / factor;
+}
+
+/** The server's framing of an item: where the learner is, and the rules on the first item. */
+export function framingText(blueprint: AssessmentBlueprint, item: GeneratedItem, position: number, config: AssessmentConfig): string {
+  const where = `**Item ${position} of ${blueprint.totalItems}** · ${sectionTitle(blueprint, item.sectionId)}`;
+  if (position > 1) return where;
+  const minutes = Math.round(config.timeLimitSeconds / 60);
+  return `Welcome to “${blueprint.title}”: ${blueprint.totalItems} items, ${minutes} minutes. There are no hints or feedback until the end — your results come once you finish or time runs out.\n\n${where}`;
+}
+
+export function responseRecords(items: StoredItem[], responses: StoredResponse[]): ResponseRecord[] {
+  const byItem = new Map(items.map((stored) => [stored.id, stored]));
+  return responses.flatMap((response) => {
+    const stored = byItem.get(response.itemId);
+    return stored ? [toResponseRecord(stored.item, { position: stored.position, credit: response.credit, responseSeconds: response.responseSeconds })] : [];
+  });
+}
+
+/** The summary of an ended assessment: score, abilities and the per-item review. */
+export function assessmentSummary(catalog: Catalog, snapshot: SessionSnapshot, now: Date): SessionSummary {
+  const { session } = snapshot;
+  const { blueprintId } = typeStateOf(session, 'assessment');
+  const blueprint = catalog.getAssessment(blueprintId);
+  if (!blueprint) throw new Error(`assessment blueprint ${blueprintId} is no longer available`);
+  const { items, responses } = assessmentOf(snapshot);
+  const abilities = estimateAbilities(catalog, blueprint.id, responseRecords(items, responses));
+  const ended = session.endedAt ?? now;
+  return {
+    sessionId: session.id,
+    type: 'assessment',
+    status: session.status === 'abandoned' ? 'abandoned' : 'completed',
+    reason: (session.endReason ?? 'ended_by_learner') as SessionSummary['reason'],
+    turns: session.turn,
+    recalledCount: responses.length,
+    totalPoints: blueprint.totalItems,
+    durationSeconds: Math.max(0, Math.round((ended.getTime() - session.createdAt.getTime()) / 1000)),
+    points: [],
+    assessment: buildResults(blueprint, items, responses, abilities),
+  };
+}
+
+/** An assessment snapshot's items and responses. */
+export function assessmentOf(snapshot: SessionSnapshot): { items: StoredItem[]; responses: StoredResponse[] } {
+  return snapshot.assessment ?? { items: [], responses: [] };
 }

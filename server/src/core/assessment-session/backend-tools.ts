@@ -56,6 +56,8 @@ export interface EvaluateInput {
   answerText: string;
   selectedIndex?: number;
   code?: string;
+  /** The learner whose answer it is: code runs queue per learner in the sandbox. */
+  owner?: string;
   /** Cancels a code run (the session ended meanwhile). */
   signal?: AbortSignal;
 }

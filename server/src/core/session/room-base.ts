@@ -27,6 +27,8 @@ export abstract class RoomBase {
   private pendingOperations = 0;
   private controller = new AbortController();
   private abandonTimer: NodeJS.Timeout | null = null;
+  /** Counts this room's commits, so a read that raced one can tell and read again. */
+  private commits = 0;
 
   constructor(
     readonly sessionId: string,
@@ -40,15 +42,18 @@ export abstract class RoomBase {
    * the pending `widget`, `history`); the session resumes if it was interrupted.
    * `terminate` closes the listener's connection if the session is deleted.
    */
-  abstract attach(listener: SessionListener, terminate?: () => void): void;
+  abstract attach(listener: SessionListener, terminate?: () => void): Promise<void>;
   /** Handles one validated client message; `reply` reaches only the sender (errors meant for it). */
   abstract handle(message: ClientMessage, reply: SessionListener): Promise<void>;
-  /** Picks up whatever an interruption (a crash, a dropped socket) left undone. */
+  /**
+   * Picks up whatever an interruption (a crash, a dropped socket) left undone. It only queues
+   * the check, so a message handled right after it is stored before the check reads.
+   */
   abstract resume(): void;
-  abstract state(): SessionState;
-  abstract history(): HistoryMessage[];
+  abstract state(): Promise<SessionState>;
+  abstract history(): Promise<HistoryMessage[]>;
   /** The summary once the session has ended, else null. */
-  abstract summary(): SessionSummary | null;
+  abstract summary(): Promise<SessionSummary | null>;
 
   /** True while nothing is queued or running and nobody listens: the hub may drop the room. */
   get idle(): boolean {
@@ -104,6 +109,23 @@ export abstract class RoomBase {
     }
     this.listeners.add(listener);
     if (terminate) this.terminators.set(listener, terminate);
+  }
+
+  /** Marks that this room committed a change (call right after the transaction resolves). */
+  protected noteCommit(): void {
+    this.commits += 1;
+  }
+
+  /**
+   * Reads with `load` until no commit of this room happened meanwhile: the opening events a
+   * listener receives then never miss a reply that was broadcast while they were being read.
+   */
+  protected async consistentRead<T>(load: () => Promise<T>): Promise<T> {
+    for (;;) {
+      const before = this.commits;
+      const value = await load();
+      if (before === this.commits) return value;
+    }
   }
 
   /** Runs `operation` after everything queued before it; a failure is logged and reported. */

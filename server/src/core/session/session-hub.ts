@@ -1,42 +1,26 @@
 /**
  * Keeps one room per session that is in use, so every socket of a session (and HTTP steps)
- * share one serialized engine: a SessionRoom for recall sessions, an AssessmentRoom for
- * assessments. A room is dropped once idle; its state is all in the database, so a new room
- * (or a new process) picks up exactly where it was.
+ * share one serialized engine; the session type's module (session-module.ts) opens it. A room
+ * is dropped once idle; its state is all in storage, so a new room (or a new process) picks
+ * up exactly where it was.
  */
-import type { Catalog } from '../assessment';
-import { AssessmentRoom, type CodeRunner } from '../assessment-session/assessment-room';
-import type { AssessmentRepository } from '../assessment-session/assessment-repository';
+import type { StoredSession } from '../storage/sessions';
 import type { RoomBase } from './room-base';
-import { SessionRoom, type SessionRoomDeps } from './session-room';
-
-export interface SessionHubDeps extends SessionRoomDeps {
-  /** Assessment sessions: absent in setups that only run recall sessions (some tests). */
-  assessment?: { assessments: AssessmentRepository; catalog: Catalog; codeRunner: CodeRunner };
-}
+import type { SessionModules } from './session-module';
 
 export class SessionHub {
   private readonly rooms = new Map<string, RoomBase>();
 
-  constructor(private readonly deps: SessionHubDeps) {}
+  constructor(private readonly modules: SessionModules) {}
 
-  room(sessionId: string): RoomBase {
-    let room = this.rooms.get(sessionId);
+  /** The room of a session the caller has read (the adapters check ownership first). */
+  room(session: Pick<StoredSession, 'id' | 'type'>): RoomBase {
+    let room = this.rooms.get(session.id);
     if (!room) {
-      room = this.create(sessionId);
-      this.rooms.set(sessionId, room);
+      room = this.modules[session.type].openRoom(session.id, () => this.release(session.id));
+      this.rooms.set(session.id, room);
     }
     return room;
-  }
-
-  private create(sessionId: string): RoomBase {
-    const onIdle = () => this.release(sessionId);
-    const type = this.deps.repository.getSession(sessionId)?.type;
-    if (type === 'assessment') {
-      if (!this.deps.assessment) throw new Error('assessment sessions are not configured on this server');
-      return new AssessmentRoom(sessionId, { ...this.deps, ...this.deps.assessment }, onIdle);
-    }
-    return new SessionRoom(sessionId, this.deps, onIdle);
   }
 
   /** Drops the room if nothing is running and nobody listens. */

@@ -3,9 +3,12 @@
  * state (never unchecked point contents, confidences or answers), the visible history,
  * and the conversation as the models see it.
  */
-import { Widget, widgetToolNames, type AssessmentProgress, type HistoryMessage, type SessionState, type SessionStatus, type WidgetKind } from '@tutorloop/shared';
+import { Widget, widgetToolNames, type AssessmentProgress, type HistoryMessage, type SessionMode, type SessionState, type SessionStatus, type WidgetKind } from '@tutorloop/shared';
 import type { ConversationMessage } from '../provider';
-import type { ChecklistEntry, PendingActionRecord, SessionRecord, StoredMessage } from './session-repository';
+import type { ChecklistEntry } from '../storage/checklists';
+import type { StoredMessage } from '../storage/messages';
+import type { PendingActionRecord } from '../storage/pending-actions';
+import type { StoredSession } from '../storage/sessions';
 
 export function isEnded(status: SessionStatus): boolean {
   return status === 'completed' || status === 'abandoned';
@@ -34,17 +37,25 @@ export function checklistProgress(checklist: ChecklistEntry[]): SessionProgress 
   return { recalledCount: checklist.filter((entry) => entry.status === 'recalled').length, totalPoints: checklist.length };
 }
 
-export function buildState(session: SessionRecord, progress: SessionProgress, pending: PendingActionRecord | null): SessionState {
+/** The mode and tangent a session shows: a recall session's own, `recall` for every other type. */
+export function modeOf(session: StoredSession): { mode: SessionMode; rabbitholeTopic: string | null } {
+  return session.typeState.type === 'recall'
+    ? { mode: session.typeState.mode, rabbitholeTopic: session.typeState.rabbitholeTopic }
+    : { mode: 'recall', rabbitholeTopic: null };
+}
+
+export function buildState(session: StoredSession, progress: SessionProgress, pending: PendingActionRecord | null): SessionState {
+  const { mode, rabbitholeTopic } = modeOf(session);
   const base = {
     sessionId: session.id,
     type: session.type,
-    mode: session.mode,
+    mode,
     turn: session.turn,
     recalledCount: progress.recalledCount,
     totalPoints: progress.totalPoints,
     title: session.title,
     ...(progress.assessment ? { assessment: progress.assessment } : {}),
-    ...(session.mode === 'rabbithole' && session.rabbitholeTopic ? { rabbitholeTopic: session.rabbitholeTopic } : {}),
+    ...(mode === 'rabbithole' && rabbitholeTopic ? { rabbitholeTopic } : {}),
   };
   switch (session.status) {
     case 'pending':

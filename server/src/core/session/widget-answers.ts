@@ -4,7 +4,9 @@
  * Shared by recall and assessment sessions.
  */
 import type { Widget, WidgetAnswer } from '@tutorloop/shared';
-import type { PendingActionRecord, SessionRepository, StoredMessage } from './session-repository';
+import type { StoredMessage } from '../storage/messages';
+import type { PendingActionRecord } from '../storage/pending-actions';
+import type { StorageTx } from '../storage/storage';
 
 export type CheckedAnswer = { ok: true; value: string } | { ok: false; error: string };
 
@@ -46,13 +48,13 @@ export function checkWidgetAnswer(widget: Widget, response: WidgetAnswer): Check
  * the answer is appended as the tool result of the call that asked for it, so the stored
  * conversation holds tool_use → tool_result in order.
  */
-export function recordWidgetAnswer(
-  repository: SessionRepository,
+export async function recordWidgetAnswer(
+  tx: StorageTx,
   answer: { id: string; action: PendingActionRecord; response: WidgetAnswer; text: string; at: Date },
-): StoredMessage {
+): Promise<StoredMessage> {
   const { action, response, at } = answer;
-  repository.resolvePendingAction(action.id, 'answered', response, at);
-  return repository.appendMessage({
+  await tx.pendingActions.resolve(action.id, 'answered', response, at);
+  return tx.messages.append({
     id: answer.id,
     sessionId: action.sessionId,
     role: 'tool_result',

@@ -5,9 +5,30 @@
  */
 import type { AbilityEstimate } from '@tutorloop/shared';
 import type { AbilityReport } from '../assessment/abilities';
-import type { StoredItem, StoredResponse } from '../assessment-session/assessment-repository';
+import type { GeneratedItem } from '../assessment/item-builder';
 
-export type { StoredItem, StoredResponse } from '../assessment-session/assessment-repository';
+/** An item the server generated and presented, with what scores it. */
+export interface StoredItem {
+  id: string;
+  sessionId: string;
+  position: number;
+  item: GeneratedItem;
+  /** The pending action presenting it. */
+  widgetId: string;
+  presentedAt: Date;
+}
+
+/** The learner's scored answer to an item. */
+export interface StoredResponse {
+  itemId: string;
+  answerText: string;
+  credit: number;
+  testsPassed: number | null;
+  testsTotal: number | null;
+  note: string | null;
+  responseSeconds: number;
+  answeredAt: Date;
+}
 
 /** One stored ability estimate: a domain, or `*` for the overall estimate. */
 export interface AbilityEstimateRecord extends AbilityEstimate {

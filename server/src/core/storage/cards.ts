@@ -2,10 +2,22 @@
  * The FSRS cards port (SPEC §4.1): one card per learner × point, and the review log. The card
  * shape is scheduling/fsrs.ts's `CardRecord`; a review log records the card before the review.
  */
-import type { RatingName } from '../scheduling/fsrs';
-import type { ReviewLogInput, StoredCard } from '../session/session-repository';
+import type { CardRecord, RatingName } from '../recall/fsrs';
 
-export type { StoredCard, ReviewLogInput } from '../session/session-repository';
+/** A learner's card for one point. */
+export interface StoredCard extends CardRecord {
+  id: string;
+}
+
+/** A review to log: the rating and the card as it was before. */
+export interface ReviewLogInput {
+  cardId: string;
+  sessionId: string;
+  rating: RatingName;
+  confidence: number | null;
+  previous: CardRecord;
+  reviewedAt: Date;
+}
 
 /** A review log row: the rating, and the part of the card it was given to. */
 export interface ReviewLogRecord {

@@ -1,7 +1,16 @@
 /** The session checklist port (SPEC §4.1): a recall session's points, pending or recalled. */
-import type { ChecklistEntry } from '../session/session-repository';
 
-export type { ChecklistEntry } from '../session/session-repository';
+/** One point of a recall session's checklist, with its content. */
+export interface ChecklistEntry {
+  pointId: string;
+  content: string;
+  context: string | null;
+  position: number;
+  status: 'pending' | 'recalled';
+  confidence: number | null;
+  turnRecalled: number | null;
+  recalledAt: Date | null;
+}
 
 /** What the evaluator found for one point, recorded when it is checked off. */
 export interface RecallMark {

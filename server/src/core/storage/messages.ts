@@ -2,9 +2,28 @@
  * The conversation port (SPEC §3, §4.2): every message of a session in order, tool calls and
  * tool results included. `seq` is assigned by storage: 1, 2, 3… per session, never reused.
  */
-import type { NewMessage, StoredMessage } from '../session/session-repository';
+import type { WidgetAnswer } from '@tutorloop/shared';
+import type { ToolCall } from '../provider';
 
-export type { MessageRole, NewMessage, StoredMessage } from '../session/session-repository';
+export type MessageRole = 'learner' | 'tutor' | 'tool_result';
+
+/** One stored message: a learner message, a tutor reply (with its tool call) or a tool result. */
+export interface StoredMessage {
+  id: string;
+  sessionId: string;
+  seq: number;
+  role: MessageRole;
+  content: string;
+  toolCall: ToolCall | null;
+  toolCallId: string | null;
+  widgetAnswer: { widgetId: string; response: WidgetAnswer } | null;
+  clientMessageId: string | null;
+  answeredAt: Date | null;
+  createdAt: Date;
+}
+
+/** A message to append: storage assigns `seq`; it starts unanswered. */
+export type NewMessage = Omit<StoredMessage, 'seq' | 'answeredAt'>;
 
 /** Reads conversations. */
 export interface MessageReader {

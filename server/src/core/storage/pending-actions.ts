@@ -2,10 +2,18 @@
  * The pending actions port (SPEC §4.2): a client tool call waiting for the learner. At most
  * one action per session is pending at any time — the engine relies on it.
  */
-import type { WidgetAnswer } from '@tutorloop/shared';
-import type { PendingActionRecord } from '../session/session-repository';
+import type { WidgetAnswer, WidgetKind } from '@tutorloop/shared';
 
-export type { PendingActionRecord } from '../session/session-repository';
+/** A client tool call (a widget) and whether it was answered. */
+export interface PendingActionRecord {
+  id: string;
+  sessionId: string;
+  toolCallId: string;
+  kind: WidgetKind;
+  props: Record<string, unknown>;
+  status: 'pending' | 'answered' | 'cancelled';
+  createdAt: Date;
+}
 
 /** An action to create; it starts pending. */
 export type NewPendingAction = Omit<PendingActionRecord, 'status'>;

@@ -9,7 +9,7 @@
  */
 import { z } from 'zod';
 import { SessionMode, type SessionType } from '@tutorloop/shared';
-import type { AssessmentConfig } from '../assessment-session/assessment-repository';
+import type { AssessmentConfig } from '../assessment-session/assessment-config';
 import { StorageError } from './storage-error';
 
 /** Recall sessions (SPEC §4.1): the mode, and the point the tutor is probing. */

@@ -1,6 +1,6 @@
 /** Contract: messages, pending actions, assessments, model call records, and deleting a session. */
 import { describe, expect, it } from 'vitest';
-import { newCard } from '../../scheduling/fsrs';
+import { newCard } from '../../recall/fsrs';
 import type { StoredLlmCall } from '../llm-calls';
 import type { ContractContext } from '../storage.contract';
 import { isStorageError } from '../storage-error';

@@ -1,6 +1,6 @@
 /** Contract: learners, recall sets, cards, sessions and checklists round-trip and keep their keys. */
 import { describe, expect, it } from 'vitest';
-import { newCard } from '../../scheduling/fsrs';
+import { newCard } from '../../recall/fsrs';
 import type { StoredSession } from '../sessions';
 import type { ContractContext } from '../storage.contract';
 import { isStorageError } from '../storage-error';

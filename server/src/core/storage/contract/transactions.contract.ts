@@ -1,6 +1,6 @@
 /** Contract: units of work — atomicity, isolation, dead handles, poisoning, values by copy (U1–U8). */
 import { describe, expect, it } from 'vitest';
-import { newCard } from '../../scheduling/fsrs';
+import { newCard } from '../../recall/fsrs';
 import type { Storage, StorageReader, StorageTx } from '../storage';
 import type { ContractContext } from '../storage.contract';
 import { isStorageError } from '../storage-error';

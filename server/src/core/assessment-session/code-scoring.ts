@@ -1,0 +1,68 @@
+/**
+ * Scoring a code answer in the sandbox (SPEC §4.3): the learner's function runs against the
+ * item's tests, queued under the learner so that one learner's loops cannot starve others
+ * (§8). Partial credit is the share of tests passed.
+ */
+import { creditFromTests, type CodeItemTask } from '../assessment';
+import type { EvaluateResult } from './backend-tools';
+
+/** Runs learner code against tests (the sandbox adapter implements it). */
+export interface CodeRunner {
+  run(
+    request: {
+      language: 'python' | 'javascript';
+      code: string;
+      functionName: string;
+      tests: Array<{ args: unknown[]; expected: unknown }>;
+      /** Whose run it is: the sandbox queues per owner, so one learner's loops cannot starve others. */
+      owner?: string;
+    },
+    signal?: AbortSignal,
+  ): Promise<{ passed: number; total: number; error?: { kind: string; message: string } }>;
+}
+
+/** While the learner already has runs queued (`busy`), how long to wait before asking again, and how often. */
+const busyRetryMs = 500;
+const busyRetries = 40;
+
+/**
+ * Runs `code` against the task's tests. A `busy` sandbox (this learner's runs from other
+ * sessions fill their places) is waited out rather than scored 0: the answer is stored
+ * already. Rejects with the signal's reason when cancelled, or when the sandbox stays busy.
+ */
+export async function scoreCode(
+  runner: CodeRunner,
+  task: CodeItemTask,
+  answer: { code: string; owner?: string },
+  signal?: AbortSignal,
+): Promise<EvaluateResult> {
+  const request = { language: task.language, code: answer.code, functionName: task.functionName, tests: task.tests, ...(answer.owner ? { owner: answer.owner } : {}) };
+  let run = await runner.run(request, signal);
+  for (let attempt = 0; run.error?.kind === 'busy' && attempt < busyRetries; attempt += 1) {
+    await waitFor(busyRetryMs, signal);
+    run = await runner.run(request, signal);
+  }
+  if (run.error?.kind === 'busy') throw new Error('the sandbox stayed busy for this learner; the answer stays stored and is scored on resume');
+  return {
+    credit: creditFromTests(run.passed, run.total, task.partialCredit),
+    testsPassed: run.passed,
+    testsTotal: run.total,
+    note: run.error ? `${run.error.kind}: ${run.error.message}`.slice(0, 300) : null,
+  };
+}
+
+/** Resolves after `ms`, or rejects with the signal's reason when it aborts first. */
+function waitFor(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}

@@ -1,0 +1,92 @@
+/** A recall room on the in-memory storage with a recording fake tutor, a fixed clock and seeded ids: no server, no database file. */
+import type { ServerEvent } from '@tutorloop/shared';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { silentLogger } from '../ports';
+import type { RoomBase } from '../session/room-base';
+import { fixedClock, recordingListener, recordingProvider, seededIds, type RecordingProvider } from '../session/test-support';
+import { createMemoryStorage } from '../storage/memory-storage';
+import type { Storage } from '../storage/storage';
+import { recallModule } from './recall-module';
+
+let storage: Storage;
+let provider: RecordingProvider;
+let room: RoomBase;
+let sessionId: string;
+const clock = fixedClock();
+
+beforeEach(async () => {
+  storage = createMemoryStorage();
+  provider = recordingProvider();
+  await storage.transaction(async (tx) => {
+    await tx.learners.create({ id: 'l1', username: 'ada', passwordHash: 'x', createdAt: clock.now() });
+    await tx.recallSets.create({ id: 'set1', learnerId: 'l1', name: 'Rivers', description: null, createdAt: clock.now() });
+    await tx.recallSets.addPoint({ id: 'p1', recallSetId: 'set1', content: 'Rivers flow downhill', context: null, position: 0, createdAt: clock.now() });
+    await tx.recallSets.addPoint({ id: 'p2', recallSetId: 'set1', content: 'Deltas form at the mouth', context: null, position: 1, createdAt: clock.now() });
+  });
+  const recall = recallModule({ storage, provider, clock, ids: seededIds(), logger: silentLogger });
+  const created = await recall.create({ learnerId: 'l1', body: { type: 'recall', recallSetId: 'set1' }, now: clock.now() });
+  if (!created.ok) throw new Error(created.error.message);
+  sessionId = created.value;
+  room = recall.openRoom(sessionId, () => {});
+});
+
+const of = <T extends ServerEvent['type']>(events: ServerEvent[], type: T) => events.filter((event): event is Extract<ServerEvent, { type: T }> => event.type === type);
+
+describe('RecallRoom', () => {
+  it('sends the opening events, then the opening turn', async () => {
+    const heard = recordingListener();
+    await room.attach(heard.listener);
+    await room.settled();
+    expect(heard.types()).toEqual(['state_update', 'history', 'typing', 'assistant_delta', 'assistant', 'state_update']);
+    expect(heard.events[0]).toEqual({
+      type: 'state_update',
+      payload: { state: { status: 'pending', sessionId, type: 'recall', mode: 'recall', turn: 0, recalledCount: 0, totalPoints: 2, title: 'Rivers' } },
+    });
+    expect(provider.replies.map((input) => [input.trigger, input.probePoint?.id])).toEqual([['session_start', 'p1']]);
+  });
+
+  it('checks off what the evaluator found, reviews its card in the same turn, and tells the tutor', async () => {
+    const heard = recordingListener();
+    await room.attach(heard.listener);
+    await room.settled();
+    provider.scriptedEvaluations.push({ recalledPoints: [{ id: 'p1', confidence: 0.95, observation: 'exact' }], feedback: 'p1 recalled well' });
+    await room.handle({ type: 'chat', payload: { message: 'rivers flow downhill' } }, heard.listener);
+    await room.settled();
+
+    expect(provider.evaluations.at(-1)!.points.map((point) => point.id)).toEqual(['p1', 'p2']);
+    expect(provider.replies.at(-1)).toMatchObject({ trigger: 'learner_message', feedback: 'p1 recalled well', justRecalled: [{ id: 'p1' }], probePoint: { id: 'p2' } });
+    expect(of(heard.events, 'state_update').at(-1)!.payload.state).toMatchObject({ status: 'active', turn: 1, recalledCount: 1, totalPoints: 2 });
+    const card = await storage.read((reader) => reader.cards.get('l1', 'p1'));
+    expect(card).toMatchObject({ reps: 1 });
+  });
+
+  it('completes with a summary once every point is recalled, and never evaluates recalled points again', async () => {
+    const heard = recordingListener();
+    await room.attach(heard.listener);
+    await room.settled();
+    provider.scriptedEvaluations.push({ recalledPoints: [{ id: 'p1', confidence: 0.7, observation: '' }], feedback: '' });
+    await room.handle({ type: 'chat', payload: { message: 'downhill' } }, heard.listener);
+    provider.scriptedEvaluations.push({ recalledPoints: [{ id: 'p2', confidence: 0.7, observation: '' }], feedback: '' });
+    await room.handle({ type: 'chat', payload: { message: 'deltas at the mouth' } }, heard.listener);
+    await room.settled();
+
+    expect(provider.evaluations.map((input) => input.points.map((point) => point.id))).toEqual([['p1', 'p2'], ['p2']]);
+    expect(heard.types().slice(-3)).toEqual(['assistant', 'state_update', 'session_complete']);
+    const summary = of(heard.events, 'session_complete')[0]!.payload.summary;
+    expect(summary).toMatchObject({ sessionId, type: 'recall', status: 'completed', reason: 'all_recalled', turns: 2, recalledCount: 2, totalPoints: 2 });
+    expect(summary.points.every((point) => point.recalled && typeof point.nextDue === 'string')).toBe(true);
+    expect(await room.summary()).toEqual(summary);
+  });
+
+  it('processes a chat resent with the same clientMessageId once', async () => {
+    const heard = recordingListener();
+    await room.attach(heard.listener);
+    await room.settled();
+    await room.handle({ type: 'chat', payload: { message: 'once', clientMessageId: 'c1' } }, heard.listener);
+    await room.settled();
+    await room.handle({ type: 'chat', payload: { message: 'once', clientMessageId: 'c1' } }, heard.listener);
+    await room.settled();
+    expect(provider.safetyChecks).toEqual(['once']);
+    expect((await room.history()).filter((message) => message.role === 'learner')).toHaveLength(1);
+  });
+});

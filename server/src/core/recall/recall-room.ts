@@ -1,0 +1,283 @@
+/**
+ * The session engine for one recall session (a "room"): every learner turn, widget answer,
+ * mode change and ending goes through here, one at a time. All state lives in storage; the
+ * room only holds what is in flight (the reply being streamed), so a new process resumes any
+ * session from the database alone (SPEC §4, §4.1, §4.2).
+ *
+ * A turn loads one snapshot of the session, decides in pure code (recall/recall-rules.ts) and
+ * commits once per phase: the evaluation's checklist, cards and probe; then the reply.
+ *
+ * Events are broadcast to every attached listener (all open sockets of the session),
+ * so a client that drops and reconnects mid-reply still receives the reply.
+ */
+import type { ClientMessage, HistoryMessage, SessionState, SessionSummary, WidgetAnswer } from '@tutorloop/shared';
+import type { Clock, IdGenerator, Logger } from '../ports';
+import type { EvaluationResult, TutorProvider } from '../provider';
+import { RoomBase, type SessionListener } from '../session/room-base';
+import { buildHistory, isEnded, widgetForAction } from '../session/session-view';
+import { TurnRunner, type TurnRoom } from '../session/turn-runner';
+import { checkWidgetAnswer, recordWidgetAnswer } from '../session/widget-answers';
+import { defaultDesiredRetention } from '../storage/learners';
+import type { SessionSnapshot } from '../storage/session-snapshot';
+import { typeStateOf } from '../storage/session-type-state';
+import type { Storage } from '../storage/storage';
+import { applyModeChange, recallSummary } from './recall-rules';
+import { recallState, recallTurnHooks, reviewPoint } from './recall-turn';
+
+export interface RecallRoomDeps {
+  storage: Storage;
+  provider: TutorProvider;
+  clock: Clock;
+  ids: IdGenerator;
+  logger: Logger;
+  /** See RoomBaseDeps. */
+  socketGraceMs?: number;
+}
+
+export type { SessionListener } from '../session/room-base';
+
+/** A snapshot without the conversation (state and summary need none of it). */
+const noMessages = { lastMessages: 0 } as const;
+
+export class RecallRoom extends RoomBase {
+  private readonly runner: TurnRunner<EvaluationResult>;
+
+  constructor(
+    sessionId: string,
+    private readonly deps: RecallRoomDeps,
+    onIdle: () => void = () => {},
+  ) {
+    super(sessionId, deps, onIdle);
+    const room: TurnRoom = {
+      sessionId,
+      broadcast: (event) => this.broadcast(event),
+      freshSignal: () => this.freshSignal(),
+      noteCommit: () => this.noteCommit(),
+    };
+    this.runner = new TurnRunner(deps, room, recallTurnHooks(deps, sessionId, () => this.complete('all_recalled')));
+  }
+
+  /**
+   * Attaches a listener. It first receives the opening events of SPEC §5 (`state_update`,
+   * the pending `widget`, `history`) and, mid-reply, `typing` plus the text streamed so far.
+   * A session that was interrupted (a new one, or a turn cut off by a crash) resumes.
+   */
+  override async attach(listener: SessionListener, terminate?: () => void): Promise<void> {
+    const snapshot = await this.consistentRead(() => this.deps.storage.loadSessionSnapshot(this.sessionId));
+    if (!snapshot) return;
+    const state = recallState(snapshot);
+    listener({ type: 'state_update', payload: { state } });
+    if (state.status === 'awaiting_client_action') listener({ type: 'widget', payload: state.pendingWidget });
+    listener({ type: 'history', payload: { messages: buildHistory(snapshot.messages, snapshot.actions) } });
+    const streaming = this.runner.streaming;
+    if (streaming) {
+      listener({ type: 'typing', payload: {} });
+      if (streaming.text) listener({ type: 'assistant_delta', payload: { messageId: streaming.messageId, delta: streaming.text } });
+    }
+    this.register(listener, terminate);
+    this.resume();
+  }
+
+  /** Handles one validated client message; `reply` reaches only the sender (errors meant for it). */
+  override handle(message: ClientMessage, reply: SessionListener): Promise<void> {
+    switch (message.type) {
+      case 'chat':
+        return this.receiveChat(message.payload.message, message.payload.clientMessageId ?? null, reply);
+      case 'widget_response':
+        return this.enqueue(() => this.handleWidgetResponse(message.payload.widgetId, message.payload.response, reply));
+      case 'rabbithole':
+        return this.enqueue(() =>
+          this.handleRabbithole(message.payload.action === 'enter' ? message.payload.topic : null, reply),
+        );
+      case 'end_session':
+        // Ending must not wait behind a slow model call: cancel what is in flight first.
+        this.cancelInFlight();
+        return this.enqueue(() => this.endSession(reply));
+      default: {
+        const unreachable: never = message;
+        throw new Error(`unhandled message ${JSON.stringify(unreachable)}`);
+      }
+    }
+  }
+
+  /** Resumes an interrupted session: the opening turn, or an unanswered learner message. */
+  override resume(): void {
+    void this.enqueue(async () => {
+      const snapshot = await this.deps.storage.loadSessionSnapshot(this.sessionId, noMessages);
+      if (!snapshot || isEnded(snapshot.session.status)) return;
+      if (snapshot.session.status === 'pending' || snapshot.messageCount === 0) await this.openSession(snapshot);
+      else if (snapshot.oldestUnanswered) await this.processUnanswered();
+    });
+  }
+
+  override async state(): Promise<SessionState> {
+    const snapshot = await this.deps.storage.loadSessionSnapshot(this.sessionId, noMessages);
+    if (!snapshot) throw new Error(`session ${this.sessionId} vanished`);
+    return recallState(snapshot);
+  }
+
+  override async history(): Promise<HistoryMessage[]> {
+    const snapshot = await this.deps.storage.loadSessionSnapshot(this.sessionId);
+    return snapshot ? buildHistory(snapshot.messages, snapshot.actions) : [];
+  }
+
+  override async summary(): Promise<SessionSummary | null> {
+    const snapshot = await this.deps.storage.loadSessionSnapshot(this.sessionId, noMessages);
+    if (!snapshot || !isEnded(snapshot.session.status)) return null;
+    return recallSummary(snapshot, this.deps.clock.now());
+  }
+
+  // -------------------------------------------------------------------------
+  // Operations (each runs alone, in arrival order)
+  // -------------------------------------------------------------------------
+
+  /**
+   * Stores a chat message at once (before queueing, so a crash while an earlier turn runs
+   * loses nothing), then queues its processing. A resend with a known clientMessageId is
+   * not stored twice; if it was never answered (a failed or interrupted turn) it is retried.
+   */
+  private async receiveChat(text: string, clientMessageId: string | null, reply: SessionListener): Promise<void> {
+    const { storage, clock, ids } = this.deps;
+    const now = clock.now();
+    // The resend check reads in the same transaction as the write it guards.
+    const outcome = await storage.transaction(async (tx): Promise<'missing' | 'ended' | 'duplicate' | 'retry' | 'stored'> => {
+      const session = await tx.sessions.get(this.sessionId);
+      if (!session) return 'missing';
+      if (isEnded(session.status)) return 'ended';
+      if (clientMessageId) {
+        const existing = await tx.messages.findByClientId(this.sessionId, clientMessageId);
+        if (existing) return existing.answeredAt ? 'duplicate' : 'retry';
+      }
+      await tx.messages.append({
+        id: ids.next(),
+        sessionId: this.sessionId,
+        role: 'learner',
+        content: text,
+        toolCall: null,
+        toolCallId: null,
+        widgetAnswer: null,
+        clientMessageId,
+        createdAt: now,
+      });
+      await tx.sessions.update(this.sessionId, { turn: session.turn + 1 }, now);
+      return 'stored';
+    });
+    switch (outcome) {
+      case 'missing':
+        return;
+      case 'ended':
+        return this.fail(reply, 'session_ended', 'This session has ended; start a new one to keep reviewing.');
+      case 'duplicate':
+        this.deps.logger.debug({ sessionId: this.sessionId, clientMessageId }, 'duplicate chat ignored');
+        return;
+      case 'stored':
+        this.noteCommit();
+        return this.enqueue(() => this.processUnanswered());
+      case 'retry':
+        return this.enqueue(() => this.processUnanswered());
+      default: {
+        const unreachable: never = outcome;
+        throw new Error(`unknown outcome ${String(unreachable)}`);
+      }
+    }
+  }
+
+  private async openSession(snapshot: SessionSnapshot): Promise<void> {
+    const { storage, clock } = this.deps;
+    let session = snapshot.session;
+    if (session.status === 'pending') {
+      session = await storage.transaction((tx) => tx.sessions.update(this.sessionId, { status: 'active' }, clock.now()));
+      this.noteCommit();
+    }
+    if (snapshot.messageCount > 0) return;
+    await this.runner.openingTurn({ ...snapshot, session });
+  }
+
+  /** Processes every stored learner message or widget answer that has no reply yet, in order: one snapshot per turn. */
+  private async processUnanswered(): Promise<void> {
+    const { storage } = this.deps;
+    for (let first = true; ; first = false) {
+      // After a turn, most often nothing else waits: ask that alone before reading a whole snapshot.
+      if (!first && !(await storage.read((reader) => reader.messages.findOldestUnanswered(this.sessionId)))) return;
+      const snapshot = await storage.loadSessionSnapshot(this.sessionId);
+      if (!snapshot || isEnded(snapshot.session.status)) return;
+      const next = snapshot.oldestUnanswered;
+      if (!next) return;
+      const answered = await this.runner.learnerTurn(snapshot, next);
+      if (!answered) return;
+    }
+  }
+
+  private async handleWidgetResponse(widgetId: string, response: WidgetAnswer, reply: SessionListener): Promise<void> {
+    const { storage, clock, ids } = this.deps;
+    const now = clock.now();
+    // The pending widget is read in the transaction that answers it.
+    const outcome = await storage.transaction(async (tx) => {
+      const session = await tx.sessions.get(this.sessionId);
+      if (!session) return { ok: false, error: null } as const;
+      if (isEnded(session.status)) return { ok: false, error: { code: 'session_ended', message: 'This session has ended.' } } as const;
+      const action = await tx.pendingActions.getPending(this.sessionId);
+      if (!action || action.id !== widgetId) {
+        const known = (await tx.pendingActions.list(this.sessionId)).some((candidate) => candidate.id === widgetId);
+        return { ok: false, error: { code: 'widget_not_pending', message: known ? 'That widget was already answered.' : 'No widget with that id is waiting for an answer.' } } as const;
+      }
+      const checked = checkWidgetAnswer(widgetForAction(action), response);
+      if (!checked.ok) return { ok: false, error: { code: 'invalid_payload', message: checked.error } } as const;
+      await recordWidgetAnswer(tx, { id: ids.next(), action, response, text: checked.value, at: now });
+      await tx.sessions.update(this.sessionId, { status: 'active', turn: session.turn + 1 }, now);
+      return { ok: true } as const;
+    });
+    if (!outcome.ok) {
+      if (outcome.error) this.fail(reply, outcome.error.code, outcome.error.message);
+      return;
+    }
+    this.noteCommit();
+    await this.processUnanswered();
+  }
+
+  private async handleRabbithole(topic: string | null, reply: SessionListener): Promise<void> {
+    const { storage, clock } = this.deps;
+    const now = clock.now();
+    const outcome = await storage.transaction(async (tx) => {
+      const session = await tx.sessions.get(this.sessionId);
+      if (!session) return 'missing' as const;
+      if (isEnded(session.status)) return 'ended' as const;
+      const change = topic === null ? ({ mode: 'recall' } as const) : ({ mode: 'rabbithole', topic } as const);
+      await tx.sessions.update(this.sessionId, { typeState: applyModeChange(typeStateOf(session, 'recall'), change) }, now);
+      return tx.loadSessionSnapshot(this.sessionId, noMessages);
+    });
+    if (outcome === 'missing' || outcome === null) return;
+    if (outcome === 'ended') return this.fail(reply, 'session_ended', 'This session has ended.');
+    this.noteCommit();
+    this.broadcast({ type: 'state_update', payload: { state: recallState(outcome) } });
+  }
+
+  private async endSession(reply: SessionListener): Promise<void> {
+    const session = await this.deps.storage.read((reader) => reader.sessions.get(this.sessionId));
+    if (!session) return;
+    if (isEnded(session.status)) return this.fail(reply, 'session_ended', 'This session has already ended.');
+    await this.complete('ended_by_learner');
+  }
+
+  /** Ends the session: unrecalled points reviewed as Again, pending widget cancelled, summary sent. */
+  private async complete(reason: SessionSummary['reason']): Promise<void> {
+    const { storage, clock } = this.deps;
+    const now = clock.now();
+    const ended = await storage.transaction(async (tx) => {
+      const session = await tx.sessions.get(this.sessionId);
+      if (!session) return null;
+      const retention = (await tx.learners.get(session.learnerId))?.desiredRetention ?? defaultDesiredRetention;
+      for (const entry of await tx.checklists.list(this.sessionId)) {
+        if (entry.status === 'pending') await reviewPoint(tx, this.deps.ids, { sessionId: this.sessionId, learnerId: session.learnerId, pointId: entry.pointId, rating: 'again', confidence: null, retention, now });
+      }
+      const action = await tx.pendingActions.getPending(this.sessionId);
+      if (action) await tx.pendingActions.resolve(action.id, 'cancelled', null, now);
+      await tx.sessions.update(this.sessionId, { status: reason === 'deleted' ? 'abandoned' : 'completed', endReason: reason, endedAt: now }, now);
+      return tx.loadSessionSnapshot(this.sessionId, noMessages);
+    });
+    if (!ended) return;
+    this.noteCommit();
+    this.broadcast({ type: 'state_update', payload: { state: recallState(ended) } });
+    this.broadcast({ type: 'session_complete', payload: { summary: recallSummary(ended, now) } });
+  }
+}

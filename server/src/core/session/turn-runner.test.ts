@@ -1,0 +1,152 @@
+/** The shared turn runner on the in-memory storage, with a recording fake tutor: no server, no database file. */
+import type { ServerEvent } from '@tutorloop/shared';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { silentLogger } from '../ports';
+import { createMemoryStorage } from '../storage/memory-storage';
+import type { SessionSnapshot } from '../storage/session-snapshot';
+import { initialRecallState } from '../storage/session-type-state';
+import type { Storage } from '../storage/storage';
+import { buildState, toConversation } from './session-view';
+import { fixedClock, recordingListener, recordingProvider, seededIds, type RecordingProvider } from './test-support';
+import { TurnRunner, type TurnHooks } from './turn-runner';
+
+interface Feedback {
+  feedback: string;
+}
+
+let storage: Storage;
+let provider: RecordingProvider;
+let heard: ReturnType<typeof recordingListener>;
+let applied: Feedback[];
+let runner: TurnRunner<Feedback>;
+const clock = fixedClock();
+
+function hooks(): TurnHooks<Feedback> {
+  return {
+    noEvaluation: { feedback: '' },
+    evaluate: async (_snapshot, message) => ({ feedback: `about: ${message.content}` }),
+    async applyEvaluation(snapshot, evaluation) {
+      applied.push(evaluation);
+      return snapshot;
+    },
+    tutorInput: (snapshot, trigger, _replyTo, evaluation) => ({
+      sessionId: snapshot.session.id,
+      trigger,
+      title: snapshot.session.title,
+      mode: 'recall',
+      rabbitholeTopic: null,
+      checklist: [],
+      probePoint: null,
+      probeAttempts: 0,
+      justRecalled: [],
+      feedback: evaluation.feedback,
+      conversation: toConversation(snapshot.messages),
+      turn: snapshot.session.turn,
+    }),
+    leakMarkers: () => ['pt-secret'],
+    modeChangeApplies: () => false,
+    applyModeChange: async (_tx, session) => session,
+    modeChangeResult: () => '',
+    state: (snapshot) => buildState(snapshot.session, { recalledCount: 0, totalPoints: 0 }, snapshot.pendingAction),
+    afterReply: async () => false,
+  };
+}
+
+async function learnerSays(text: string): Promise<SessionSnapshot> {
+  await storage.transaction(async (tx) => {
+    await tx.messages.append({ id: `m-${text.length}`, sessionId: 's1', role: 'learner', content: text, toolCall: null, toolCallId: null, widgetAnswer: null, clientMessageId: null, createdAt: clock.now() });
+    await tx.sessions.update('s1', { status: 'active', turn: 1 }, clock.now());
+  });
+  return (await storage.loadSessionSnapshot('s1'))!;
+}
+
+beforeEach(async () => {
+  storage = createMemoryStorage();
+  provider = recordingProvider();
+  heard = recordingListener();
+  applied = [];
+  await storage.transaction(async (tx) => {
+    await tx.learners.create({ id: 'l1', username: 'ada', passwordHash: 'x', createdAt: clock.now() });
+    await tx.sessions.create({ id: 's1', learnerId: 'l1', title: 'Rivers', recallSetId: null, typeState: initialRecallState(false), createdAt: clock.now() });
+  });
+  let commits = 0;
+  runner = new TurnRunner(
+    { storage, provider, clock, ids: seededIds(), logger: silentLogger },
+    { sessionId: 's1', broadcast: heard.listener, freshSignal: () => new AbortController().signal, noteCommit: () => (commits += 1) },
+    hooks(),
+  );
+});
+
+describe('TurnRunner', () => {
+  it('streams the reply, then commits it with the learner message answered, then announces it', async () => {
+    provider.scriptedReplies.push([
+      { type: 'text_delta', text: 'Rivers flow ' },
+      { type: 'text_delta', text: 'downhill.' },
+    ]);
+    const snapshot = await learnerSays('water goes down');
+    expect(await runner.learnerTurn(snapshot, snapshot.oldestUnanswered!)).toBe(true);
+
+    expect(heard.types()[0]).toBe('typing');
+    expect(heard.events.filter((event) => event.type === 'assistant_delta').map((event) => (event as Extract<ServerEvent, { type: 'assistant_delta' }>).payload.delta).join('')).toBe('Rivers flow downhill.');
+    expect(heard.types().slice(-2)).toEqual(['assistant', 'state_update']);
+    expect(heard.events.at(-2)).toEqual({ type: 'assistant', payload: { messageId: 'id-1', message: 'Rivers flow downhill.' } });
+    // The evaluation hook ran beside the safety gate, and its feedback reached the tutor only as input.
+    expect(provider.safetyChecks).toEqual(['water goes down']);
+    expect(applied).toEqual([{ feedback: 'about: water goes down' }]);
+    expect(provider.replies[0]!.feedback).toBe('about: water goes down');
+    const after = (await storage.loadSessionSnapshot('s1'))!;
+    expect(after.oldestUnanswered).toBeNull();
+    expect(after.messages.map((message) => [message.role, message.content])).toEqual([
+      ['learner', 'water goes down'],
+      ['tutor', 'Rivers flow downhill.'],
+    ]);
+  });
+
+  it('regenerates a leaking draft once, never streaming the leak, and sends the clean one', async () => {
+    provider.scriptedReplies.push([{ type: 'text_delta', text: 'You still miss pt-secret here.' }], [{ type: 'text_delta', text: 'Tell me more about the delta.' }]);
+    const snapshot = await learnerSays('hmm');
+    await runner.learnerTurn(snapshot, snapshot.oldestUnanswered!);
+
+    expect(JSON.stringify(heard.events)).not.toContain('pt-secret');
+    expect(provider.replies).toHaveLength(2);
+    expect(provider.replies[1]!.feedback).toBe('about: hmm\nYour previous draft of this reply mentioned internal details (point id pt-secret). Write the reply again, speaking to the learner directly, without any of them.');
+    expect(heard.events.find((event) => event.type === 'assistant')).toEqual({ type: 'assistant', payload: { messageId: 'id-1', message: 'Tell me more about the delta.' } });
+  });
+
+  it('turns a widget tool call into a pending action, the awaiting status and a widget event (the durable loop)', async () => {
+    provider.scriptedReplies.push([
+      { type: 'text_delta', text: 'Pick one.' },
+      { type: 'widget', toolCallId: 'tool-1', widget: { kind: 'multiple_choice', props: { prompt: 'Which way?', options: ['up', 'down'] } } },
+    ]);
+    const snapshot = await learnerSays('ok');
+    await runner.learnerTurn(snapshot, snapshot.oldestUnanswered!);
+
+    expect(heard.types().slice(-3)).toEqual(['assistant', 'state_update', 'widget']);
+    expect(heard.events.at(-1)).toEqual({ type: 'widget', payload: { widgetId: 'id-2', kind: 'multiple_choice', props: { prompt: 'Which way?', options: ['up', 'down'] } } });
+    const after = (await storage.loadSessionSnapshot('s1'))!;
+    expect(after.session.status).toBe('awaiting_client_action');
+    expect(after.pendingAction).toMatchObject({ id: 'id-2', toolCallId: 'tool-1', status: 'pending' });
+    expect(after.messages.at(-1)!.toolCall).toEqual({ id: 'tool-1', name: 'present_choices', input: { prompt: 'Which way?', options: ['up', 'down'] } });
+  });
+
+  it('answers an unsafe message with the redirect, without committing its evaluation or calling the tutor', async () => {
+    provider.scriptedSafety.push({ safe: false, reason: 'self-harm' });
+    const snapshot = await learnerSays('something unsafe');
+    await runner.learnerTurn(snapshot, snapshot.oldestUnanswered!);
+
+    expect(applied).toEqual([]);
+    expect(provider.replies).toEqual([]);
+    expect(heard.types()).toEqual(['typing', 'assistant', 'state_update']);
+    expect((heard.events[1] as Extract<ServerEvent, { type: 'assistant' }>).payload.message).toMatch(/safe and useful space/);
+  });
+
+  it('keeps the learner message unanswered and reports llm_unavailable when the tutor fails', async () => {
+    provider.scriptedReplies.push(new Error('model down'));
+    const snapshot = await learnerSays('hello');
+    expect(await runner.learnerTurn(snapshot, snapshot.oldestUnanswered!)).toBe(false);
+
+    expect(heard.events.at(-1)).toMatchObject({ type: 'error', payload: { code: 'llm_unavailable' } });
+    expect((await storage.loadSessionSnapshot('s1'))!.oldestUnanswered?.content).toBe('hello');
+    expect(runner.streaming).toBeNull();
+  });
+});

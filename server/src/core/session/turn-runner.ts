@@ -1,0 +1,236 @@
+/**
+ * One tutor turn, whatever the session type (SPEC §4.1, §4.2): `typing` → safety gate ∥ the
+ * type's evaluation hook → the type commits what its evaluation decided → the tutor's reply
+ * streamed through the leak guard (one regeneration, else stripped) → a widget from the
+ * reply's tool call (or from options written as text) → one transaction: the reply, the
+ * learner message answered, the pending widget or the mode change → `assistant`,
+ * `state_update`, `widget`. Recall sessions run on it; learning, thought and survey will.
+ *
+ * The runner owns no state that matters: everything is committed before it is announced, and
+ * what is in flight (the text streamed so far) is only for a listener that attaches mid-reply.
+ */
+import type { ServerEvent, SessionState } from '@tutorloop/shared';
+import type { Clock, IdGenerator, Logger } from '../ports';
+import { modeToolNames, type ModeChange, type TutorInput, type TutorProvider, type TutorTrigger, type WidgetRequest } from '../provider';
+import type { StoredMessage } from '../storage/messages';
+import type { PendingActionRecord } from '../storage/pending-actions';
+import type { SessionSnapshot } from '../storage/session-snapshot';
+import type { StoredSession } from '../storage/sessions';
+import type { Storage, StorageTx } from '../storage/storage';
+import { findPlainChoices } from './sanitize';
+import { isEnded, toolNameForKind } from './session-view';
+import { guardedReply, type DraftReply } from './tutor-draft';
+
+/** What the runner needs of its room: broadcasting, cancellation, and commit bookkeeping. */
+export interface TurnRoom {
+  readonly sessionId: string;
+  broadcast(event: ServerEvent): void;
+  /** The signal for this turn's model calls (aborted when the room cancels in-flight work). */
+  freshSignal(): AbortSignal;
+  /** Called right after each transaction the runner commits. */
+  noteCommit(): void;
+}
+
+/** The per-type parts of a turn. */
+export interface TurnHooks<Evaluation> {
+  /** Runs beside the safety gate; a failure is the type's to absorb (return a neutral result). */
+  evaluate(snapshot: SessionSnapshot, message: StoredMessage, signal: AbortSignal): Promise<Evaluation>;
+  /** The neutral evaluation of a turn without a learner message (the opening turn). */
+  readonly noEvaluation: Evaluation;
+  /** Commits what the evaluation decided (one transaction); the snapshot as it now is. */
+  applyEvaluation(snapshot: SessionSnapshot, evaluation: Evaluation): Promise<SessionSnapshot>;
+  /** The tutor's input for this turn. */
+  tutorInput(snapshot: SessionSnapshot, trigger: TutorTrigger, replyTo: StoredMessage | null, evaluation: Evaluation): TutorInput;
+  /** Words a reply must never contain (point ids and the like), for the leak guard. */
+  leakMarkers(snapshot: SessionSnapshot): string[];
+  /** Whether a mode change the tutor asked for applies now (types without modes: never). */
+  modeChangeApplies(input: TutorInput, change: ModeChange): boolean;
+  /** Writes a mode change in the reply's transaction; the session as now stored. */
+  applyModeChange(tx: StorageTx, session: StoredSession, change: ModeChange, now: Date): Promise<StoredSession>;
+  /** The stored result of the mode-change tool call (the model reads it next turn). */
+  modeChangeResult(change: ModeChange): string;
+  /** The state a learner sees. */
+  state(snapshot: SessionSnapshot): SessionState;
+  /** After the reply was committed and announced: true when the type ended the session (it sent its own events). */
+  afterReply(snapshot: SessionSnapshot): Promise<boolean>;
+}
+
+export interface TurnRunnerDeps {
+  storage: Storage;
+  provider: TutorProvider;
+  clock: Clock;
+  ids: IdGenerator;
+  logger: Logger;
+}
+
+const safetyRedirect =
+  'I want to keep this a safe and useful space, so I won’t go into that. If you are going through something difficult, please reach out to someone you trust or a local support line. Whenever you’re ready, let’s get back to the material.';
+
+type ReplyWidget = { toolCallId: string; widget: WidgetRequest };
+
+export class TurnRunner<Evaluation> {
+  private inFlight: { messageId: string; text: string } | null = null;
+
+  constructor(
+    private readonly deps: TurnRunnerDeps,
+    private readonly room: TurnRoom,
+    private readonly hooks: TurnHooks<Evaluation>,
+  ) {}
+
+  /** The reply being streamed now, if any (a listener attaching mid-reply catches up with it). */
+  get streaming(): { messageId: string; text: string } | null {
+    return this.inFlight;
+  }
+
+  /** One learner turn: safety ∥ evaluation → the type's commit → the tutor's reply. False if the tutor failed or was cancelled. */
+  async learnerTurn(snapshot: SessionSnapshot, message: StoredMessage): Promise<boolean> {
+    const { provider, logger } = this.deps;
+    const signal = this.room.freshSignal();
+    this.room.broadcast({ type: 'typing', payload: {} });
+    const [safety, evaluation] = await Promise.all([
+      // A failed or erroring safety check counts as safe: the gate must not take the tutor down with it.
+      provider.checkSafety(message.content, signal).catch((error: unknown) => {
+        logger.warn({ err: error, sessionId: this.room.sessionId }, 'safety gate failed; treating message as safe');
+        return { safe: true } as const;
+      }),
+      this.hooks.evaluate(snapshot, message, signal),
+    ]);
+    if (signal.aborted) return false;
+    if (!safety.safe) {
+      logger.warn({ sessionId: this.room.sessionId, messageId: message.id, reason: safety.reason }, 'unsafe learner message redirected');
+      await this.commitReply(snapshot, message, safetyRedirect, null, this.deps.ids.next(), null);
+      return true;
+    }
+    const evaluated = await this.hooks.applyEvaluation(snapshot, evaluation);
+    this.room.noteCommit();
+    const trigger: TutorTrigger = message.role === 'tool_result' ? 'widget_answer' : 'learner_message';
+    return this.tutorTurn(trigger, message, evaluation, evaluated);
+  }
+
+  /** The opening turn of a new session: the tutor speaks first. */
+  openingTurn(snapshot: SessionSnapshot): Promise<boolean> {
+    return this.tutorTurn('session_start', null, this.hooks.noEvaluation, snapshot);
+  }
+
+  /** Asks the tutor to speak, streams its reply, sanitizes, commits. Returns false on failure. */
+  private async tutorTurn(trigger: TutorTrigger, replyTo: StoredMessage | null, evaluation: Evaluation, snapshot: SessionSnapshot): Promise<boolean> {
+    const { ids, logger } = this.deps;
+    if (isEnded(snapshot.session.status)) return false;
+    const signal = this.room.freshSignal();
+    const input = this.hooks.tutorInput(snapshot, trigger, replyTo, evaluation);
+    const options = {
+      pointIds: this.hooks.leakMarkers(snapshot),
+      // A widget already pending stays the only one: the tutor cannot stack another on it.
+      widgetPending: snapshot.pendingAction !== null,
+      modeChangeApplies: (change: ModeChange) => this.hooks.modeChangeApplies(input, change),
+    };
+    const messageId = ids.next();
+    if (trigger === 'session_start') this.room.broadcast({ type: 'typing', payload: {} });
+    const streaming = { messageId, text: '' };
+    this.inFlight = streaming;
+    let reply: DraftReply;
+    try {
+      reply = await guardedReply(this.deps.provider, input, options, signal, (text) => {
+        streaming.text += text;
+        this.room.broadcast({ type: 'assistant_delta', payload: { messageId, delta: text } });
+      }, logger);
+    } catch (error) {
+      this.inFlight = null;
+      if (signal.aborted) return false;
+      logger.error({ err: error, sessionId: this.room.sessionId }, 'tutor call failed');
+      this.room.broadcast({
+        type: 'error',
+        payload: { code: 'llm_unavailable', message: 'The tutor could not answer just now. Your message is saved — send it again to retry.' },
+      });
+      return false;
+    }
+    this.inFlight = null;
+    if (signal.aborted) return false;
+
+    let text = reply.text.trim();
+    let widget = reply.widget;
+    if (!widget && !reply.mode && !options.widgetPending) {
+      // Options written as text instead of a present_choices call: issue the widget properly.
+      const choices = findPlainChoices(text);
+      if (choices) {
+        logger.info({ sessionId: this.room.sessionId, options: choices.options.length }, 'options in plain text issued as a multiple-choice widget');
+        text = choices.remainder;
+        widget = { toolCallId: `auto-${ids.next()}`, widget: { kind: 'multiple_choice', props: { prompt: choices.prompt, options: choices.options } } };
+      }
+    }
+    await this.commitReply(snapshot, replyTo, text, widget, messageId, reply.mode);
+    return true;
+  }
+
+  /** Persists the reply (and its widget or mode change) and marks the learner message answered, in one transaction; then tells everyone. */
+  private async commitReply(
+    snapshot: SessionSnapshot,
+    replyTo: StoredMessage | null,
+    text: string,
+    widget: ReplyWidget | null,
+    messageId: string,
+    mode: DraftReply['mode'],
+  ): Promise<void> {
+    const { storage, clock, ids } = this.deps;
+    const sessionId = this.room.sessionId;
+    const now = clock.now();
+    const widgetId = widget ? ids.next() : null;
+    const committed = await storage.transaction(async (tx) => {
+      let session = snapshot.session;
+      let pendingAction: PendingActionRecord | null = snapshot.pendingAction;
+      await tx.messages.append({
+        id: messageId,
+        sessionId,
+        role: 'tutor',
+        content: text,
+        toolCall: widget
+          ? { id: widget.toolCallId, name: toolNameForKind(widget.widget.kind), input: { ...widget.widget.props } }
+          : mode
+            ? { id: mode.toolCallId, name: mode.change.mode === 'rabbithole' ? modeToolNames.enter : modeToolNames.exit, input: mode.change.mode === 'rabbithole' ? { topic: mode.change.topic } : {} }
+            : null,
+        toolCallId: null,
+        widgetAnswer: null,
+        clientMessageId: null,
+        createdAt: now,
+      });
+      if (replyTo) await tx.messages.markAnswered(replyTo.id, now);
+      if (mode) {
+        // The server tool's result, stored (already answered) so the conversation stays a
+        // valid tool_use → tool_result sequence for the next model call.
+        const result = await tx.messages.append({
+          id: ids.next(),
+          sessionId,
+          role: 'tool_result',
+          content: this.hooks.modeChangeResult(mode.change),
+          toolCall: null,
+          toolCallId: mode.toolCallId,
+          widgetAnswer: null,
+          clientMessageId: null,
+          createdAt: now,
+        });
+        await tx.messages.markAnswered(result.id, now);
+        session = await this.hooks.applyModeChange(tx, session, mode.change, now);
+      }
+      if (widget && widgetId) {
+        pendingAction = await tx.pendingActions.create({
+          id: widgetId,
+          sessionId,
+          toolCallId: widget.toolCallId,
+          kind: widget.widget.kind,
+          props: { ...widget.widget.props },
+          createdAt: now,
+        });
+        session = await tx.sessions.update(sessionId, { status: 'awaiting_client_action' }, now);
+      }
+      return { session, pendingAction };
+    });
+    this.room.noteCommit();
+    if (mode) this.deps.logger.info({ sessionId, mode: mode.change.mode }, 'tutor changed the session mode');
+    this.room.broadcast({ type: 'assistant', payload: { messageId, message: text } });
+    const after: SessionSnapshot = { ...snapshot, ...committed };
+    if (await this.hooks.afterReply(after)) return;
+    const state = this.hooks.state(after);
+    this.room.broadcast({ type: 'state_update', payload: { state } });
+    if (widget && state.status === 'awaiting_client_action') this.room.broadcast({ type: 'widget', payload: state.pendingWidget });
+  }
+}
