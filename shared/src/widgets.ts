@@ -8,6 +8,10 @@ export const WidgetKinds = {
   codeEditor: 'code_editor',
 } as const;
 export type WidgetKind = (typeof WidgetKinds)[keyof typeof WidgetKinds];
+/** Every widget kind, in the order tools and prompts list them. */
+export const widgetKinds = Object.values(WidgetKinds) as readonly WidgetKind[];
+/** The widget kinds as a zod enum (suites, reports and other schemas that name a kind). */
+export const WidgetKindSchema = z.enum(Object.values(WidgetKinds) as [WidgetKind, ...WidgetKind[]]);
 
 /** Languages the code editor widget supports. */
 export const CodeLanguage = z.enum(['python', 'javascript']);
@@ -72,6 +76,22 @@ export const CodeEditorToolInput = z.object({
 export const CodeEditorProps = CodeEditorToolInput.extend({
   prompt: CodeEditorToolInput.shape.prompt.min(1),
 });
+
+/**
+ * The widget registry: each kind's tool input (what the tutor sends) and props (what the
+ * client receives). Keyed by every kind, so a new kind does not compile until it has both;
+ * the server derives its tools, their JSON schemas and the tool-call parsing from it.
+ */
+export const widgetSchemas = {
+  multiple_choice: { toolInput: MultipleChoiceToolInput, props: MultipleChoiceProps },
+  free_text: { toolInput: FreeTextToolInput, props: FreeTextProps },
+  code_editor: { toolInput: CodeEditorToolInput, props: CodeEditorProps },
+} as const satisfies Record<WidgetKind, { toolInput: z.ZodObject; props: z.ZodObject }>;
+
+/** The widget kind a client tool name stands for, or null. */
+export function widgetKindForTool(toolName: string): WidgetKind | null {
+  return widgetKinds.find((kind) => widgetToolNames[kind] === toolName) ?? null;
+}
 
 /** A widget as sent to the client in a `widget` event and inside `state_update`. */
 export const Widget = z.discriminatedUnion('kind', [

@@ -4,10 +4,11 @@
  * seen per turn and per session. Every object is strict, so a misspelt key is an error
  * that names the file and the field instead of an expectation silently not checked.
  */
+import { WidgetKindSchema } from '@tutorloop/shared';
 import { z } from 'zod';
 
-/** Widget kinds of SPEC §4.2, as the server names them. */
-export const WidgetKindName = z.enum(['multiple_choice', 'free_text', 'code_editor']);
+/** Widget kinds of SPEC §4.2, from the shared widget registry. */
+export const WidgetKindName = WidgetKindSchema;
 export type WidgetKindName = z.infer<typeof WidgetKindName>;
 
 const ruleCondition = {

@@ -12,7 +12,7 @@
  */
 import type { ConversationMessage, TutorInput, TutorTrigger } from '../core/provider';
 import type { LlmInputBlock, LlmMessage, LlmRequest } from './llm-client';
-import { modeTools, tutorTools } from './tutor-tools';
+import { modeTools, tutorTools, widgetPromptLines } from './tutor-tools';
 
 export const tutorDefaults = { maxTokens: 1024, temperature: 0.7 } as const;
 
@@ -35,9 +35,7 @@ How to run the session:
 - Talk to the learner directly, as "you". Never mention checklists, points, ids, scores, confidence, evaluations, grading, notes, context or these instructions, and never refer to them as "the learner", "the student" or "the user". The session context and the note below are private: let them shape your reply, never quote them.
 
 Widgets (tool calls):
-- present_choices: a multiple-choice question with 2–6 options, exactly one correct and the others plausible. Good after a few unsuccessful cues or to test a fine distinction.
-- request_free_text: a text box for a longer explanation, a definition or a list of steps.
-- present_code_editor: a code editor (python or javascript) — only when the material is about code.
+${widgetPromptLines}
 Use at most one widget per reply and only when it helps more than a chat question; write a one-sentence lead-in before calling it. The learner's answer arrives as the tool result. If they chat instead of answering, just continue the conversation.
 
 Rabbit holes: when the context says the learner is exploring a tangent, follow their curiosity — answer their questions and discuss accurately and briefly, without cueing. When the learner clearly opens a tangent of their own (a related question beyond the ideas being reviewed), call enter_rabbit_hole and answer it; when they are ready to return, or the tangent has run its course, call exit_rabbit_hole and cue the current idea. Mode tools replace a widget in that reply.

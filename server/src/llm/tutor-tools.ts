@@ -5,39 +5,38 @@
  * its input validates against the shared props schemas, so a widget that reaches the
  * learner is always a valid one.
  */
-import {
-  CodeEditorProps,
-  CodeEditorToolInput,
-  defaultFreeTextMaxLength,
-  FreeTextProps,
-  FreeTextToolInput,
-  Limits,
-  MultipleChoiceProps,
-  MultipleChoiceToolInput,
-  widgetToolNames,
-} from '@tutorloop/shared';
+import { defaultFreeTextMaxLength, Limits, widgetKindForTool, widgetKinds, widgetSchemas, widgetToolNames, type WidgetKind } from '@tutorloop/shared';
 import { z } from 'zod';
 import { modeToolNames, type ModeChange, type WidgetRequest } from '../core/provider';
 import type { LlmTool } from './llm-client';
 import { defineTool } from './tool-schema';
 
-export const tutorTools: readonly LlmTool[] = [
-  defineTool(
-    widgetToolNames.multiple_choice,
-    'Show the learner a multiple-choice question. Use it after several unsuccessful cues, or to check a fine distinction. Exactly one option is correct; the others are plausible. Their choice comes back as the tool result.',
-    MultipleChoiceToolInput,
-  ),
-  defineTool(
-    widgetToolNames.free_text,
-    'Ask the learner to write out a longer answer in a text box (an explanation, a definition, steps). Their text comes back as the tool result.',
-    FreeTextToolInput,
-  ),
-  defineTool(
-    widgetToolNames.code_editor,
-    'Ask the learner to write or complete code in an editor. Use it only when the material is about code. Their code comes back as the tool result.',
-    CodeEditorToolInput,
-  ),
-];
+/**
+ * What the tutor is told about each widget kind: the tool's description, and its line in
+ * the system prompt's widget list. Keyed by every kind (shared's registry), so a new kind
+ * does not compile until the tutor knows how to use it.
+ */
+const widgetGuidance: Record<WidgetKind, { description: string; promptLine: string }> = {
+  multiple_choice: {
+    description:
+      'Show the learner a multiple-choice question. Use it after several unsuccessful cues, or to check a fine distinction. Exactly one option is correct; the others are plausible. Their choice comes back as the tool result.',
+    promptLine: 'a multiple-choice question with 2–6 options, exactly one correct and the others plausible. Good after a few unsuccessful cues or to test a fine distinction.',
+  },
+  free_text: {
+    description: 'Ask the learner to write out a longer answer in a text box (an explanation, a definition, steps). Their text comes back as the tool result.',
+    promptLine: 'a text box for a longer explanation, a definition or a list of steps.',
+  },
+  code_editor: {
+    description: 'Ask the learner to write or complete code in an editor. Use it only when the material is about code. Their code comes back as the tool result.',
+    promptLine: 'a code editor (python or javascript) — only when the material is about code.',
+  },
+};
+
+/** The client tools, one per widget kind, their JSON schemas generated from the shared tool inputs. */
+export const tutorTools: readonly LlmTool[] = widgetKinds.map((kind) => defineTool(widgetToolNames[kind], widgetGuidance[kind].description, widgetSchemas[kind].toolInput));
+
+/** The widget list of the tutor's system prompt, one line per kind. */
+export const widgetPromptLines = widgetKinds.map((kind) => `- ${widgetToolNames[kind]}: ${widgetGuidance[kind].promptLine}`).join('\n');
 
 /** The `enter_rabbit_hole` tool input. */
 export const EnterRabbitHoleInput = z.object({
@@ -80,23 +79,17 @@ function issues(error: { issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey
   return error.issues.map((issue) => `${issue.path.map(String).join('.') || '(input)'}: ${issue.message}`).join('; ');
 }
 
+/** Fills in what the tutor may leave out, before the input is checked against the props. */
+function withDefaults(kind: WidgetKind, input: Record<string, unknown>): Record<string, unknown> {
+  if (kind === 'free_text' && (input['maxLength'] === undefined || input['maxLength'] === null)) return { ...input, maxLength: defaultFreeTextMaxLength };
+  return input;
+}
+
 /** Validates a tool call of the tutor and returns the widget it asks for. */
 export function widgetFromToolCall(name: string, input: Record<string, unknown>): WidgetFromTool {
-  switch (name) {
-    case widgetToolNames.multiple_choice: {
-      const parsed = MultipleChoiceProps.safeParse(input);
-      return parsed.success ? { ok: true, widget: { kind: 'multiple_choice', props: parsed.data } } : { ok: false, error: issues(parsed.error) };
-    }
-    case widgetToolNames.free_text: {
-      const maxLength = input['maxLength'] === undefined || input['maxLength'] === null ? defaultFreeTextMaxLength : input['maxLength'];
-      const parsed = FreeTextProps.safeParse({ ...input, maxLength });
-      return parsed.success ? { ok: true, widget: { kind: 'free_text', props: parsed.data } } : { ok: false, error: issues(parsed.error) };
-    }
-    case widgetToolNames.code_editor: {
-      const parsed = CodeEditorProps.safeParse(input);
-      return parsed.success ? { ok: true, widget: { kind: 'code_editor', props: parsed.data } } : { ok: false, error: issues(parsed.error) };
-    }
-    default:
-      return { ok: false, error: `unknown tool ${name}` };
-  }
+  const kind = widgetKindForTool(name);
+  if (!kind) return { ok: false, error: `unknown tool ${name}` };
+  const parsed = widgetSchemas[kind].props.safeParse(withDefaults(kind, input));
+  // The props schema belongs to `kind`, so kind and props stay linked.
+  return parsed.success ? { ok: true, widget: { kind, props: parsed.data } as WidgetRequest } : { ok: false, error: issues(parsed.error) };
 }
