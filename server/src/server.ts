@@ -20,7 +20,7 @@ import type { Storage } from './core/storage/storage';
 import { openReadOnlyDatabase, type Database } from './db/database';
 import { openSqliteStorage } from './db/sqlite-storage';
 import { providerFactories } from './llm/provider-registry';
-import { registerRoutes } from './http/routes';
+import { noRouteMessage, registerRoutes } from './http/routes';
 import { createSandbox } from './sandbox';
 import { LearnerService } from './services/learners';
 import { RecallSetService } from './services/recall-sets';
@@ -132,7 +132,7 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
     // Client-side routes fall back to the app shell; unknown /api routes stay JSON 404s.
     app.get('/*', (request, reply) => {
       if (request.url.startsWith('/api/')) {
-        return reply.status(404).send({ error: { code: 'not_found', message: `No route ${request.method} ${request.url.split('?')[0]}.` } });
+        return reply.status(404).send({ error: { code: 'not_found', message: noRouteMessage(request.method, request.url) } });
       }
       return reply.sendFile('index.html');
     });

@@ -62,6 +62,12 @@ function validate<Schema extends z.ZodType>(schema: Schema, value: unknown): z.i
   return parsed.data;
 }
 
+/** "No route GET /api/…": the path without its query, cut short so a long URL is not echoed back. */
+export function noRouteMessage(method: string, url: string): string {
+  const path = url.split('?')[0] ?? '';
+  return `No route ${method} ${path.length > 80 ? `${path.slice(0, 80)}…` : path}.`;
+}
+
 function idParam(request: FastifyRequest): string {
   return (request.params as { id: string }).id;
 }
@@ -99,7 +105,7 @@ export function registerRoutes(app: FastifyInstance, deps: RouteDeps): void {
   });
 
   app.setNotFoundHandler((request, reply) => {
-    reply.status(404).send({ error: { code: 'not_found', message: `No route ${request.method} ${request.url.split('?')[0]}.` } });
+    reply.status(404).send({ error: { code: 'not_found', message: noRouteMessage(request.method, request.url) } });
   });
 
   const authenticate = async (request: FastifyRequest) => {
