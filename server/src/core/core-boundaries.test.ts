@@ -1,7 +1,8 @@
 /**
  * The core's boundaries (ARCHITECTURE.md, STYLE "Core and I/O"): session types never import
- * one another (shared machinery lives in session/), the core imports no I/O package, and test
- * libraries stay in tests and their support files.
+ * one another (shared machinery lives in session/), the core imports no I/O package, test
+ * libraries stay in test files (test suites shared by several files, such as the storage
+ * contract, live in server/test/), and the storage port imports only core, shared and zod.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -27,9 +28,8 @@ function importsOf(file: string): string[] {
 }
 
 const isTest = (file: string) => file.endsWith('.test.ts');
-/** Modules only tests import: fixtures, the storage contract. */
-const isTestSupport = (file: string) =>
-  /(?:test-support|test-fixtures)\.ts$/.test(file) || file.endsWith('.contract.ts') || file.includes(`${path.sep}contract${path.sep}`);
+/** Fakes and fixtures beside the code (no test library in them): only tests import them. */
+const isTestSupport = (file: string) => /(?:test-support|test-fixtures)\.ts$/.test(file);
 
 /** The top folder under core/ a file or a relative import lands in. */
 function coreFolderOf(file: string): string | null {
@@ -70,14 +70,31 @@ describe('core boundaries', () => {
     expect(io).toEqual([]);
   });
 
-  it('imports a test library only in tests and their support files, which production code never imports', () => {
-    const outside = files
+  it('imports a test library only in test files, and production code imports no test support', () => {
+    const libraries = files
+      .filter((file) => !isTest(file))
+      .flatMap((file) =>
+        importsOf(file)
+          .filter((specifier) => testLibraries.some((name) => isPackage(specifier, name)))
+          .map((specifier) => ({ file: path.relative(core, file), specifier })),
+      );
+    expect(libraries).toEqual([]);
+    const support = files
       .filter((file) => !isTest(file) && !isTestSupport(file))
       .flatMap((file) =>
         importsOf(file)
-          .filter((specifier) => testLibraries.some((name) => isPackage(specifier, name)) || /(?:test-support|test-fixtures|\.contract)$|\/contract\//.test(specifier))
+          .filter((specifier) => /(?:test-support|test-fixtures)$|\/test\//.test(specifier))
           .map((specifier) => ({ file: path.relative(core, file), specifier })),
       );
+    expect(support).toEqual([]);
+  });
+
+  it('keeps the storage port pure: it imports only itself, the rest of core, the shared contract and zod', () => {
+    const storage = path.join(core, 'storage');
+    const outside = files
+      .filter((file) => file.startsWith(`${storage}${path.sep}`) && !isTest(file))
+      .flatMap((file) => importsOf(file).map((specifier) => ({ file: path.relative(core, file), specifier })))
+      .filter(({ specifier }) => !specifier.startsWith('.') && specifier !== '@tutorloop/shared' && specifier !== 'zod');
     expect(outside).toEqual([]);
   });
 });

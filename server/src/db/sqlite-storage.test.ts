@@ -6,8 +6,8 @@ import Sqlite from 'better-sqlite3';
 import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { at, newLearner, rejection, seedRecall } from '../core/storage/contract/fixtures';
-import { describeStorageContract } from '../core/storage/storage.contract';
+import { at, newLearner, rejection, seedRecall } from '../../test/storage-contract/fixtures';
+import { describeStorageContract } from '../../test/storage-contract/storage-contract';
 import { isStorageError } from '../core/storage/storage-error';
 import { openSqliteStorage, type SqliteStorage } from './sqlite-storage';
 

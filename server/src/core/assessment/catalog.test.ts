@@ -5,7 +5,7 @@ import { BlueprintSummary } from '@tutorloop/shared';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { BlueprintSource } from './catalog';
 import { BlueprintError, buildCatalog, loadCatalog, summarizeBlueprint } from './catalog';
-import { shippedCatalog } from './test-support';
+import { shippedCatalog } from '../../../test/support/assessment-support';
 
 /** A valid skill file, as an object the tests break one field at a time. */
 function additionSkill(): Record<string, any> {

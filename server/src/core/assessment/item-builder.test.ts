@@ -4,7 +4,7 @@ import { GenerationError } from './generator';
 import { generatorRegistry } from './generators/registry';
 import { generateItem, toLearnerItem } from './item-builder';
 import { createRandom } from './random';
-import { shippedSkill } from './test-support';
+import { shippedSkill } from '../../../test/support/assessment-support';
 
 const addition = () => shippedSkill('MATH.ARITH.ADD.2DIGIT');
 

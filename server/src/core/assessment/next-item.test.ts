@@ -7,7 +7,7 @@ import type { Random } from './random';
 import { createRandom, randomForItem } from './random';
 import type { ResponseRecord } from './responses';
 import { toResponseRecord } from './responses';
-import { shippedCatalog } from './test-support';
+import { shippedCatalog } from '../../../test/support/assessment-support';
 
 const catalog = shippedCatalog();
 

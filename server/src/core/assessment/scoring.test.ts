@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { generateItem } from './item-builder';
 import { createRandom } from './random';
 import { creditFromTests, scoreChoice } from './scoring';
-import { shippedSkill } from './test-support';
+import { shippedSkill } from '../../../test/support/assessment-support';
 
 describe('scoreChoice', () => {
   const item = generateItem(shippedSkill('MATH.ARITH.ADD.2DIGIT'), { sectionId: 'addition', caseName: 'single_carry' }, createRandom('score'));

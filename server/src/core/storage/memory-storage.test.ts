@@ -1,4 +1,4 @@
-import { describeStorageContract } from './storage.contract';
+import { describeStorageContract } from '../../../test/storage-contract/storage-contract';
 import { createMemoryStorage } from './memory-storage';
 
 describeStorageContract('memory', () => createMemoryStorage());

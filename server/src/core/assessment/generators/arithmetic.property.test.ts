@@ -3,7 +3,7 @@
  * recomputed here with column arithmetic on digit strings — deliberately not the generators'
  * own code — so a shared bug cannot pass unnoticed.
  */
-import { digitsOf, describeSkillProperties } from '../test-support';
+import { digitsOf, describeSkillProperties } from '../../../../test/support/assessment-support';
 import type { GeneratedItem } from '../item-builder';
 
 const numberParam = (item: GeneratedItem, name: string): number => {

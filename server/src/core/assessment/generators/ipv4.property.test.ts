@@ -3,7 +3,7 @@
  * octet by octet with per-octet masks (the generator works on one 32-bit integer), and the
  * case from the address class table.
  */
-import { describeSkillProperties } from '../test-support';
+import { describeSkillProperties } from '../../../../test/support/assessment-support';
 import type { GeneratedItem } from '../item-builder';
 
 function octetMasks(prefix: number): number[] {

@@ -3,7 +3,7 @@
  * arithmetic (a low surrogate continues a character, anything else starts one), which is how
  * Python counts: one per code point.
  */
-import { describeSkillProperties } from '../test-support';
+import { describeSkillProperties } from '../../../../test/support/assessment-support';
 import type { GeneratedItem } from '../item-builder';
 
 function pythonLength(s: string): number {

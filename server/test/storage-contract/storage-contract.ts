@@ -7,11 +7,11 @@
  * Test support: it registers vitest tests, so only *.test.ts files may import it.
  */
 import { afterEach, beforeEach, describe } from 'vitest';
-import { conversationContract } from './contract/conversation.contract';
-import { repositoryContract } from './contract/repositories.contract';
-import { snapshotContract } from './contract/snapshot.contract';
-import { transactionContract } from './contract/transactions.contract';
-import type { Storage } from './storage';
+import { conversationContract } from './conversation.contract';
+import { repositoryContract } from './repositories.contract';
+import { snapshotContract } from './snapshot.contract';
+import { transactionContract } from './transactions.contract';
+import type { Storage } from '../../src/core/storage/storage';
 
 /** Makes a fresh, empty storage for one test; the contract closes it afterwards. */
 export type StorageFactory = () => Storage | Promise<Storage>;

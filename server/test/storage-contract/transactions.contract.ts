@@ -1,9 +1,9 @@
 /** Contract: units of work — atomicity, isolation, dead handles, poisoning, values by copy (U1–U8). */
 import { describe, expect, it } from 'vitest';
-import { newCard } from '../../recall/fsrs';
-import type { Storage, StorageReader, StorageTx } from '../storage';
-import type { ContractContext } from '../storage.contract';
-import { isStorageError } from '../storage-error';
+import { newCard } from '../../src/core/recall/fsrs';
+import type { Storage, StorageReader, StorageTx } from '../../src/core/storage/storage';
+import type { ContractContext } from './storage-contract';
+import { isStorageError } from '../../src/core/storage/storage-error';
 import { assessmentSession, at, choiceAction, gate, learnerMessage, newLearner, point, recallSession, rejection, seedRecall, settle, storedItem, storedResponse, type RecallSeed } from './fixtures';
 
 /** Everything the rollback test may touch, read in one unit. */

@@ -1,9 +1,9 @@
 /** Contract: learners, recall sets, cards, sessions and checklists round-trip and keep their keys. */
 import { describe, expect, it } from 'vitest';
-import { newCard } from '../../recall/fsrs';
-import type { StoredSession } from '../sessions';
-import type { ContractContext } from '../storage.contract';
-import { isStorageError } from '../storage-error';
+import { newCard } from '../../src/core/recall/fsrs';
+import type { StoredSession } from '../../src/core/storage/sessions';
+import type { ContractContext } from './storage-contract';
+import { isStorageError } from '../../src/core/storage/storage-error';
 import { assessmentSession, at, newLearner, point, recallSession, rejection, seedRecall } from './fixtures';
 
 export function repositoryContract(context: ContractContext): void {

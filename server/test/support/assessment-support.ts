@@ -4,12 +4,12 @@
  * fast, and a failure names the offending item.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { DifficultyLevel } from './blueprint-schema';
-import type { Catalog, LoadedSkill } from './catalog';
-import { loadCatalog } from './catalog';
-import type { GeneratedItem } from './item-builder';
-import { generateItem } from './item-builder';
-import { createRandom } from './random';
+import type { DifficultyLevel } from '../../src/core/assessment/blueprint-schema';
+import type { Catalog, LoadedSkill } from '../../src/core/assessment/catalog';
+import { loadCatalog } from '../../src/core/assessment/catalog';
+import type { GeneratedItem } from '../../src/core/assessment/item-builder';
+import { generateItem } from '../../src/core/assessment/item-builder';
+import { createRandom } from '../../src/core/assessment/random';
 
 let shipped: Catalog | undefined;
 /** The catalog of server/blueprints, loaded once per test file. */

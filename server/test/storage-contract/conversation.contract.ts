@@ -1,9 +1,9 @@
 /** Contract: messages, pending actions, assessments, model call records, and deleting a session. */
 import { describe, expect, it } from 'vitest';
-import { newCard } from '../../recall/fsrs';
-import type { StoredLlmCall } from '../llm-calls';
-import type { ContractContext } from '../storage.contract';
-import { isStorageError } from '../storage-error';
+import { newCard } from '../../src/core/recall/fsrs';
+import type { StoredLlmCall } from '../../src/core/storage/llm-calls';
+import type { ContractContext } from './storage-contract';
+import { isStorageError } from '../../src/core/storage/storage-error';
 import { assessmentSession, at, choiceAction, generatedItem, learnerMessage, rejection, seedRecall, storedItem, storedResponse, tutorMessage } from './fixtures';
 
 function llmCall(id: string, sessionId: string | null, minute: number): StoredLlmCall {

@@ -2,15 +2,15 @@
  * Records and helpers the storage contract builds its cases from. Test support: imported by
  * *.contract.ts files only, never by production code.
  */
-import type { GeneratedItem } from '../../assessment/item-builder';
-import type { StoredItem, StoredResponse } from '../assessments';
-import type { NewLearner } from '../learners';
-import type { NewMessage } from '../messages';
-import type { NewPendingAction } from '../pending-actions';
-import type { RecallPointRecord } from '../recall-sets';
-import { initialRecallState } from '../session-type-state';
-import type { NewSession } from '../sessions';
-import type { Storage } from '../storage';
+import type { GeneratedItem } from '../../src/core/assessment/item-builder';
+import type { StoredItem, StoredResponse } from '../../src/core/storage/assessments';
+import type { NewLearner } from '../../src/core/storage/learners';
+import type { NewMessage } from '../../src/core/storage/messages';
+import type { NewPendingAction } from '../../src/core/storage/pending-actions';
+import type { RecallPointRecord } from '../../src/core/storage/recall-sets';
+import { initialRecallState } from '../../src/core/storage/session-type-state';
+import type { NewSession } from '../../src/core/storage/sessions';
+import type { Storage } from '../../src/core/storage/storage';
 
 /** A fixed instant: 2026-01-05 09:00 UTC plus `minutes`. */
 export function at(minutes: number): Date {
