@@ -23,6 +23,7 @@ import { deadlineOf, type AssessmentConfig } from './assessment-config';
 import { assessmentOf, assessmentSummary, framingText, progressOf, responseRecords, widgetForItem } from './assessment-view';
 import { scoreCode, type CodeRunner } from './code-scoring';
 import { BackendToolRegistry, type BackendToolContext, type CompleteResult, type EvaluateInput, type EvaluateResult, type NextItemResult } from './backend-tools';
+import { learnerMessage, tutorMessage } from '../session/new-messages';
 
 export interface AssessmentRoomDeps extends RoomBaseDeps {
   storage: Storage;
@@ -201,17 +202,9 @@ export class AssessmentRoom extends RoomBase {
     const stored: StoredItem = { id: ids.next(), sessionId: this.sessionId, position, item, widgetId, presentedAt: now };
     const { session, pendingAction } = await storage.transaction(async (tx) => {
       await tx.assessments.addItem(stored);
-      await tx.messages.append({
-        id: messageId,
-        sessionId: this.sessionId,
-        role: 'tutor',
-        content: framing,
-        toolCall: { id: toolCallId, name: toolNameForKind(widget.kind), input: { ...widget.props } },
-        toolCallId: null,
-        widgetAnswer: null,
-        clientMessageId: null,
-        createdAt: now,
-      });
+      await tx.messages.append(
+        tutorMessage({ id: messageId, sessionId: this.sessionId, content: framing, toolCall: { id: toolCallId, name: toolNameForKind(widget.kind), input: { ...widget.props } }, createdAt: now }),
+      );
       const pendingAction = await tx.pendingActions.create({ id: widgetId, sessionId: this.sessionId, toolCallId, kind: widget.kind, props: { ...widget.props }, createdAt: now });
       const session = await tx.sessions.update(this.sessionId, { status: 'awaiting_client_action' }, now);
       return { session, pendingAction };
@@ -344,28 +337,8 @@ export class AssessmentRoom extends RoomBase {
       if (!session) return 'missing' as const;
       if (isEnded(session.status)) return 'ended' as const;
       if (clientMessageId && (await tx.messages.findByClientId(this.sessionId, clientMessageId))) return 'duplicate' as const;
-      const learner = await tx.messages.append({
-        id: ids.next(),
-        sessionId: this.sessionId,
-        role: 'learner',
-        content: text,
-        toolCall: null,
-        toolCallId: null,
-        widgetAnswer: null,
-        clientMessageId,
-        createdAt: now,
-      });
-      await tx.messages.append({
-        id: messageId,
-        sessionId: this.sessionId,
-        role: 'tutor',
-        content: assessmentChatReply,
-        toolCall: null,
-        toolCallId: null,
-        widgetAnswer: null,
-        clientMessageId: null,
-        createdAt: now,
-      });
+      const learner = await tx.messages.append(learnerMessage({ id: ids.next(), sessionId: this.sessionId, content: text, clientMessageId, createdAt: now }));
+      await tx.messages.append(tutorMessage({ id: messageId, sessionId: this.sessionId, content: assessmentChatReply, createdAt: now }));
       await tx.messages.markAnswered(learner.id, now);
       return tx.loadSessionSnapshot(this.sessionId, { lastMessages: 0 });
     });

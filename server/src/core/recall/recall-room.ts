@@ -23,6 +23,7 @@ import { typeStateOf } from '../storage/session-type-state';
 import type { Storage } from '../storage/storage';
 import { applyModeChange, recallSummary } from './recall-rules';
 import { recallState, recallTurnHooks, reviewPoint } from './recall-turn';
+import { learnerMessage } from '../session/new-messages';
 
 export interface RecallRoomDeps {
   storage: Storage;
@@ -148,17 +149,7 @@ export class RecallRoom extends RoomBase {
         const existing = await tx.messages.findByClientId(this.sessionId, clientMessageId);
         if (existing) return existing.answeredAt ? 'duplicate' : 'retry';
       }
-      await tx.messages.append({
-        id: ids.next(),
-        sessionId: this.sessionId,
-        role: 'learner',
-        content: text,
-        toolCall: null,
-        toolCallId: null,
-        widgetAnswer: null,
-        clientMessageId,
-        createdAt: now,
-      });
+      await tx.messages.append(learnerMessage({ id: ids.next(), sessionId: this.sessionId, content: text, clientMessageId, createdAt: now }));
       await tx.sessions.update(this.sessionId, { turn: session.turn + 1 }, now);
       return 'stored';
     });

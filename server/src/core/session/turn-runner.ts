@@ -20,6 +20,7 @@ import type { Storage, StorageTx } from '../storage/storage';
 import { findPlainChoices } from './sanitize';
 import { isEnded, toolNameForKind } from './session-view';
 import { guardedReply, type DraftReply } from './tutor-draft';
+import { tutorMessage } from './new-messages';
 
 /** What the runner needs of its room: broadcasting, cancellation, and commit bookkeeping. */
 export interface TurnRoom {
@@ -178,21 +179,12 @@ export class TurnRunner<Evaluation> {
     const committed = await storage.transaction(async (tx) => {
       let session = snapshot.session;
       let pendingAction: PendingActionRecord | null = snapshot.pendingAction;
-      await tx.messages.append({
-        id: messageId,
-        sessionId,
-        role: 'tutor',
-        content: text,
-        toolCall: widget
-          ? { id: widget.toolCallId, name: toolNameForKind(widget.widget.kind), input: { ...widget.widget.props } }
-          : mode
-            ? { id: mode.toolCallId, name: mode.change.mode === 'rabbithole' ? modeToolNames.enter : modeToolNames.exit, input: mode.change.mode === 'rabbithole' ? { topic: mode.change.topic } : {} }
-            : null,
-        toolCallId: null,
-        widgetAnswer: null,
-        clientMessageId: null,
-        createdAt: now,
-      });
+      const toolCall = widget
+        ? { id: widget.toolCallId, name: toolNameForKind(widget.widget.kind), input: { ...widget.widget.props } }
+        : mode
+          ? { id: mode.toolCallId, name: mode.change.mode === 'rabbithole' ? modeToolNames.enter : modeToolNames.exit, input: mode.change.mode === 'rabbithole' ? { topic: mode.change.topic } : {} }
+          : null;
+      await tx.messages.append(tutorMessage({ id: messageId, sessionId, content: text, toolCall, createdAt: now }));
       if (replyTo) await tx.messages.markAnswered(replyTo.id, now);
       if (mode) {
         // The server tool's result, stored (already answered) so the conversation stays a
