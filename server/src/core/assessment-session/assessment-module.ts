@@ -1,21 +1,10 @@
 /** Assessment sessions as a session module (SPEC §4.3): created from a blueprint of the catalog. */
-import type { Catalog } from '../assessment';
-import type { Clock, IdGenerator, Logger } from '../ports';
 import type { SessionModule } from '../session/session-module';
-import type { Storage } from '../storage/storage';
-import { AssessmentRoom } from './assessment-room';
-import type { CodeRunner } from './code-scoring';
+import { AssessmentRoom, type AssessmentRoomDeps } from './assessment-room';
 import { assessmentSummary } from './assessment-view';
 
-export interface AssessmentModuleDeps {
-  storage: Storage;
-  catalog: Catalog;
-  codeRunner: CodeRunner;
-  clock: Clock;
-  ids: IdGenerator;
-  logger: Logger;
-  socketGraceMs?: number;
-}
+/** What the module needs is what its rooms need. */
+export type AssessmentModuleDeps = AssessmentRoomDeps;
 
 export function assessmentModule(deps: AssessmentModuleDeps): SessionModule<'assessment'> {
   return {
@@ -27,7 +16,7 @@ export function assessmentModule(deps: AssessmentModuleDeps): SessionModule<'ass
     async create({ learnerId, body, now }) {
       const blueprint = deps.catalog.getAssessment(body.blueprintId);
       if (!blueprint) return { ok: false, error: { code: 'not_found', message: `No assessment blueprint "${body.blueprintId}"; GET /api/blueprints lists them.` } };
-      const id = crypto.randomUUID();
+      const id = deps.ids.next();
       await deps.storage.transaction((tx) =>
         tx.sessions.create({
           id,
@@ -35,7 +24,7 @@ export function assessmentModule(deps: AssessmentModuleDeps): SessionModule<'ass
           status: 'pending',
           title: blueprint.title,
           recallSetId: null,
-          typeState: { type: 'assessment', blueprintId: blueprint.id, seed: crypto.randomUUID(), timeLimitSeconds: blueprint.timeLimitMinutes * 60 },
+          typeState: { type: 'assessment', blueprintId: blueprint.id, seed: deps.ids.next(), timeLimitSeconds: blueprint.timeLimitMinutes * 60 },
           createdAt: now,
         }),
       );

@@ -10,7 +10,7 @@
  */
 import type { ClientMessage, HistoryMessage, SessionState, SessionSummary, WidgetAnswer } from '@tutorloop/shared';
 import { estimateAbilities, nextItem, randomForItem, scoreChoice, type AssessmentBlueprint, type Catalog, type GeneratedItem } from '../assessment';
-import type { Clock, IdGenerator, Logger } from '../ports';
+import type { Clock, IdGenerator } from '../ports';
 import { RoomBase, type RoomBaseDeps, type SessionListener } from '../session/room-base';
 import { checkWidgetAnswer, recordWidgetAnswer } from '../session/widget-answers';
 import { buildHistory, buildState, isEnded, toolNameForKind, widgetForAction } from '../session/session-view';
@@ -31,7 +31,6 @@ export interface AssessmentRoomDeps extends RoomBaseDeps {
   codeRunner: CodeRunner;
   clock: Clock;
   ids: IdGenerator;
-  logger: Logger;
 }
 
 /** What the learner hears when they chat during an assessment. */

@@ -1,22 +1,13 @@
 /** Recall sessions as a session module (SPEC §4.1): created from a recall set's due points. */
-import type { Clock, IdGenerator, Logger } from '../ports';
-import type { TutorProvider } from '../provider';
 import type { SessionModule } from '../session/session-module';
 import { checklistProgress } from '../session/session-view';
 import { initialRecallState } from '../storage/session-type-state';
-import type { Storage } from '../storage/storage';
 import { isDue } from './fsrs';
-import { RecallRoom } from './recall-room';
+import { RecallRoom, type RecallRoomDeps } from './recall-room';
 import { recallSummary } from './recall-rules';
 
-export interface RecallModuleDeps {
-  storage: Storage;
-  provider: TutorProvider;
-  clock: Clock;
-  ids: IdGenerator;
-  logger: Logger;
-  socketGraceMs?: number;
-}
+/** What the module needs is what its rooms need. */
+export type RecallModuleDeps = RecallRoomDeps;
 
 export function recallModule(deps: RecallModuleDeps): SessionModule<'recall'> {
   return {
@@ -26,7 +17,7 @@ export function recallModule(deps: RecallModuleDeps): SessionModule<'recall'> {
      * FSRS due ≤ now); if none is due, all of them (SPEC §4.1).
      */
     async create({ learnerId, body, now }) {
-      const id = crypto.randomUUID();
+      const id = deps.ids.next();
       return deps.storage.transaction(async (tx) => {
         const set = await tx.recallSets.get(body.recallSetId);
         // Another learner's set is indistinguishable from none.

@@ -11,9 +11,9 @@
  * so a client that drops and reconnects mid-reply still receives the reply.
  */
 import type { ClientMessage, HistoryMessage, SessionState, SessionSummary, WidgetAnswer } from '@tutorloop/shared';
-import type { Clock, IdGenerator, Logger } from '../ports';
+import type { Clock, IdGenerator } from '../ports';
 import type { EvaluationResult, TutorProvider } from '../provider';
-import { RoomBase, type SessionListener } from '../session/room-base';
+import { RoomBase, type RoomBaseDeps, type SessionListener } from '../session/room-base';
 import { buildHistory, isEnded, widgetForAction } from '../session/session-view';
 import { TurnRunner, type TurnRoom } from '../session/turn-runner';
 import { checkWidgetAnswer, recordWidgetAnswer } from '../session/widget-answers';
@@ -25,14 +25,11 @@ import { applyModeChange, recallSummary } from './recall-rules';
 import { recallState, recallTurnHooks, reviewPoint } from './recall-turn';
 import { learnerMessage } from '../session/new-messages';
 
-export interface RecallRoomDeps {
+export interface RecallRoomDeps extends RoomBaseDeps {
   storage: Storage;
   provider: TutorProvider;
   clock: Clock;
   ids: IdGenerator;
-  logger: Logger;
-  /** See RoomBaseDeps. */
-  socketGraceMs?: number;
 }
 
 export type { SessionListener } from '../session/room-base';
