@@ -5,6 +5,7 @@
  * (`transports/<vendor>/`), which maps these types to its SDK and back; no SDK type
  * crosses this file.
  */
+import type { LlmCallOutcome } from '../core/storage/llm-calls';
 import type { ProviderName } from '@tutorloop/shared';
 
 
@@ -148,8 +149,8 @@ export class LlmError extends Error {
   }
 }
 
-/** Outcome of one recorded call (`llm_calls.outcome`). */
-export type LlmCallOutcome = 'ok' | 'error' | 'timeout' | 'aborted';
+/** Outcome of one recorded call (`llm_calls.outcome`): the storage port's type. */
+export type { LlmCallOutcome } from '../core/storage/llm-calls';
 
 /**
  * One row for `llm_calls`: one HTTP request (a retried logical call yields one record per
