@@ -5,6 +5,7 @@
 export * from './assessment';
 export * from './errors';
 export * from './json-guard';
+export * from './learning';
 export * from './limits';
 export * from './providers';
 export * from './rest';

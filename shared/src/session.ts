@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AssessmentProgress, AssessmentResults } from './assessment';
+import { LearningProgress, LearningSummary } from './learning';
 import { Widget, WidgetAnswer } from './widgets';
 
 /** Session types (SPEC §4). */
@@ -38,6 +39,8 @@ const stateBase = {
   title: z.string().optional(),
   /** Assessment sessions: items answered, the current position and the server's deadline. */
   assessment: AssessmentProgress.optional(),
+  /** Learning sessions: the step (n of N), concepts with a coarse mastery level, whether a question is open. */
+  learning: LearningProgress.optional(),
 };
 
 /**
@@ -74,7 +77,7 @@ export const SessionSummary = z.object({
   type: SessionType,
   status: z.enum(['completed', 'abandoned']),
   /** Why the session ended. */
-  reason: z.enum(['all_recalled', 'all_answered', 'ended_by_learner', 'time_expired', 'deleted']),
+  reason: z.enum(['all_recalled', 'all_answered', 'plan_completed', 'ended_by_learner', 'time_expired', 'deleted']),
   turns: z.number().int().min(0),
   recalledCount: z.number().int().min(0),
   totalPoints: z.number().int().min(0),
@@ -91,5 +94,7 @@ export const SessionSummary = z.object({
   ),
   /** Assessment sessions: score, ability per domain and the per-item review. */
   assessment: AssessmentResults.optional(),
+  /** Learning sessions: steps covered, mastery per concept, misconceptions met and resolved. */
+  learning: LearningSummary.optional(),
 });
 export type SessionSummary = z.infer<typeof SessionSummary>;

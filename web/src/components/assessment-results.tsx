@@ -23,6 +23,7 @@ export interface AssessmentResultsProps {
 const reasonNotes: Record<SessionSummary['reason'], string | null> = {
   all_recalled: null,
   all_answered: null,
+  plan_completed: null,
   ended_by_learner: 'You ended this assessment early: unanswered items score zero.',
   time_expired: 'The time ran out: unanswered items score zero.',
   deleted: 'This assessment was deleted.',

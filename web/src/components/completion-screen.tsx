@@ -12,6 +12,7 @@ export interface CompletionScreenProps {
 const reasonNotes: Record<SessionSummary['reason'], string | null> = {
   all_recalled: null,
   all_answered: null,
+  plan_completed: null,
   ended_by_learner: 'You ended this session early. Points not recalled come back for review soon.',
   time_expired: 'The time for this session ran out.',
   deleted: 'This session was deleted.',
