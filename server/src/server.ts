@@ -25,7 +25,13 @@ import { createSandbox } from './sandbox';
 import { LearnerService } from './services/learners';
 import { RecallSetService } from './services/recall-sets';
 import { SessionService } from './services/sessions';
+import { AgentLogService } from './services/agent-logs';
+import { skillBlueprintIds, StudyPlanService } from './services/study-plans';
+import { loadBuiltInPlans } from './core/study-plans/built-in-plans';
 import { SocketServer } from './ws/socket-server';
+import { SchedulerService } from './services/scheduler';
+import { createBindingOptimizer } from './scheduler/binding-optimizer';
+import { createWorkerSimulator } from './scheduler/worker-simulator';
 
 export interface ServerOverrides {
   provider?: TutorProvider;
@@ -111,6 +117,13 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
   const learners = new LearnerService(storage);
   const recallSets = new RecallSetService(storage);
   const sessions = new SessionService(storage, modules);
+  // The plans shipped in server/study-plans/, validated against the catalog (an invalid file stops the start).
+  const studyPlans = new StudyPlanService(storage, catalog);
+  await studyPlans.installBuiltIns(loadBuiltInPlans(skillBlueprintIds(catalog)), clock.now());
+  const agentLogs = new AgentLogService(storage);
+  // FSRS parameter optimisation, off the request path (a queue and a worker thread).
+  const scheduler = new SchedulerService({ storage, optimizer: createBindingOptimizer(), simulator: createWorkerSimulator(), clock, ids: uuidGenerator, logger: logger as unknown as Logger });
+  scheduler.start();
 
   // Per-request logs only when debugging; errors always reach the log.
   const requestLogLevel = config.logLevel === 'debug' || config.logLevel === 'trace' || config.logLevel === 'silent' ? config.logLevel : 'warn';
@@ -125,7 +138,7 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
       return reply.status(400).send({ error: { code: 'bad_request', message: 'The URL is not valid (check its percent-encoding).' } });
     },
   });
-  registerRoutes(app, { tokens, clock, hub, limits, learners, recallSets, sessions, tutor: provider.name, version, catalog });
+  registerRoutes(app, { tokens, clock, hub, limits, learners, recallSets, sessions, tutor: provider.name, version, catalog, studyPlans, agentLogs, scheduler });
 
   if (config.webDist && existsSync(path.join(config.webDist, 'index.html'))) {
     await app.register(fastifyStatic, { root: path.resolve(config.webDist), wildcard: false });
@@ -168,6 +181,7 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
     logger: logger as unknown as Logger,
     async close() {
       sockets.close();
+      await scheduler.close();
       await hub.close();
       await sandbox.close();
       await app.close();

@@ -2,6 +2,7 @@
  * The tutorloop contract: zod schemas and inferred types for every WebSocket message and
  * REST body (SPEC §5, §6), close codes and limits. No I/O here.
  */
+export * from './agent-logs';
 export * from './assessment';
 export * from './errors';
 export * from './json-guard';
@@ -12,3 +13,4 @@ export * from './rest';
 export * from './session';
 export * from './widgets';
 export * from './ws';
+export * from './scheduler';

@@ -25,7 +25,11 @@ const stepBase = {
   number: z.number().int().min(1),
   /** The concept this step serves (mastery is tracked per concept). */
   concept: text(120),
-  /** What to teach or stress here: the offline tutor explains from it. */
+  /**
+   * What to teach or stress here. On an explain step it is the explanation itself, written for
+   * the learner (the offline tutor reads it out); on check and practice steps it is guidance
+   * for the tutor (what to look for), never shown to the learner as is.
+   */
   contentHint: text(4000),
 };
 

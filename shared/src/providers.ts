@@ -5,7 +5,7 @@ import { z } from 'zod';
  * reads — the server's configuration and provider registry, `GET /api/health`, the web
  * header's offline badge, the evaluation CLI. Adding a provider starts here.
  */
-export const providerNames = ['anthropic', 'offline'] as const;
+export const providerNames = ['anthropic', 'openai', 'offline'] as const;
 /** A provider's name, as `LLM_PROVIDER` takes it and `/api/health` reports it. */
 export type ProviderName = (typeof providerNames)[number];
 /** Validates a provider name. */
@@ -14,6 +14,7 @@ export const ProviderName = z.enum(providerNames);
 /** How people see each provider named (the server's start line, say). */
 export const providerLabels = {
   anthropic: 'Anthropic',
+  openai: 'OpenAI-compatible',
   offline: 'Offline',
 } as const satisfies Record<ProviderName, string>;
 

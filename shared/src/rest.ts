@@ -131,6 +131,14 @@ export type RecallSetList = z.infer<typeof RecallSetList>;
 export const CardState = z.enum(['new', 'learning', 'review', 'relearning']);
 export type CardState = z.infer<typeof CardState>;
 
+/**
+ * What a point needs now — one definition for every view and endpoint (SPEC §4.1): `new`
+ * (never reviewed; due now), `due` (reviewed, FSRS due ≤ now), `scheduled` (due later).
+ * A set's `dueCount` counts `new` + `due`; its `newCount` counts `new`.
+ */
+export const PointStatus = z.enum(['new', 'due', 'scheduled']);
+export type PointStatus = z.infer<typeof PointStatus>;
+
 /** One row of `GET /api/cards?recallSetId=`. */
 export const CardView = z.object({
   pointId: z.string(),
@@ -142,9 +150,19 @@ export const CardView = z.object({
   lapses: z.number().int(),
   state: CardState,
   lastReview: z.string().nullable(),
+  /** As of the server's clock when answering (`asOf` of the list). */
+  status: PointStatus,
+  /** Predicted probability of recall now under the learner's FSRS parameters; null when never reviewed. */
+  retrievability: z.number().min(0).max(1).nullable(),
 });
 export type CardView = z.infer<typeof CardView>;
-export const CardList = z.object({ cards: z.array(CardView) });
+export const CardList = z.object({
+  cards: z.array(CardView),
+  /** The server time the statuses and retrievabilities were computed at (ISO). */
+  asOf: z.string().optional(),
+  /** The learner's desired retention (points below it are at risk of being forgotten). */
+  desiredRetention: z.number().optional(),
+});
 export type CardList = z.infer<typeof CardList>;
 
 // ---------------------------------------------------------------------------

@@ -37,6 +37,11 @@ const stateBase = {
   rabbitholeTopic: z.string().optional(),
   /** Title shown to the learner (the recall set's name, or the assessment's title). */
   title: z.string().optional(),
+  /**
+   * Recall sessions: nothing in the set was due when the session began, so every point is
+   * reviewed ahead of schedule (SPEC §4.1). Clients tell the learner so.
+   */
+  earlyReview: z.boolean().optional(),
   /** Assessment sessions: items answered, the current position and the server's deadline. */
   assessment: AssessmentProgress.optional(),
   /** Learning sessions: the step (n of N), concepts with a coarse mastery level, whether a question is open. */

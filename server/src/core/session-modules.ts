@@ -3,17 +3,17 @@
  * that knows every type; the hub, the HTTP routes and the services dispatch through it.
  */
 import { assessmentModule, type AssessmentModuleDeps } from './assessment-session/assessment-module';
-import { learningModule } from './learning/learning-module';
+import { learningModule, type LearningModuleDeps } from './learning/learning-module';
 import { recallModule, type RecallModuleDeps } from './recall/recall-module';
 import type { SessionModules } from './session/session-module';
 
 /** Everything the session types' modules need, together. */
-export type SessionModulesDeps = RecallModuleDeps & AssessmentModuleDeps;
+export type SessionModulesDeps = RecallModuleDeps & AssessmentModuleDeps & LearningModuleDeps;
 
 export function createSessionModules(deps: SessionModulesDeps): SessionModules {
   return {
     recall: recallModule(deps),
     assessment: assessmentModule(deps),
-    learning: learningModule(),
+    learning: learningModule(deps),
   };
 }

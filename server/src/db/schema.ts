@@ -303,3 +303,85 @@ export const abilityEstimates = sqliteTable(
   },
   (table) => [primaryKey({ columns: [table.sessionId, table.domain] }), index('ability_estimates_learner_idx').on(table.learnerId, table.domain)],
 );
+
+/**
+ * Study plans (SPEC §4.4): learners' plans and the built-in plans shipped in
+ * server/study-plans/ (no owner, `built_in`, always shared). The plan itself is one JSON value
+ * validated by the shared `StudyPlanContent` schema on every read and write
+ * (core/storage/study-plans.ts); `title` is copied out of it for listing.
+ */
+export const studyPlans = sqliteTable(
+  'study_plans',
+  {
+    id: text('id').primaryKey(),
+    /** The author; null for a built-in plan. */
+    ownerId: text('owner_id').references(() => learners.id, { onDelete: 'cascade' }),
+    builtIn: integer('built_in', { mode: 'boolean' }).notNull().default(false),
+    shared: integer('shared', { mode: 'boolean' }).notNull().default(false),
+    title: text('title').notNull(),
+    planJson: text('plan_json', { mode: 'json' }).$type<Record<string, unknown>>().notNull(),
+    createdAt: createdAt(),
+    updatedAt: integer('updated_at', { mode: 'timestamp_ms' }).notNull(),
+  },
+  (table) => [index('study_plans_owner_idx').on(table.ownerId), index('study_plans_visible_idx').on(table.shared, table.builtIn)],
+);
+
+/**
+ * One entry per model call of a session (SPEC §4.4 "Agent logs"), for its owner. `seq` numbers
+ * the entries of a session in append order (several calls share a turn and, under a test
+ * clock, a timestamp). Deleting the session deletes them.
+ */
+export const agentLogs = sqliteTable(
+  'agent_logs',
+  {
+    id: text('id').primaryKey(),
+    sessionId: text('session_id')
+      .notNull()
+      .references(() => sessions.id, { onDelete: 'cascade' }),
+    learnerId: text('learner_id')
+      .notNull()
+      .references(() => learners.id, { onDelete: 'cascade' }),
+    seq: integer('seq').notNull(),
+    turn: integer('turn').notNull(),
+    /** 'safety' | 'master_tutor' | 'welcome' | 'post_completion' | 'summary' | 'evaluator' | 'tutor' */
+    agent: text('agent').notNull(),
+    inputSummary: text('input_summary').notNull(),
+    /** Any JSON value; SQL NULL for none. */
+    outputJson: text('output_json', { mode: 'json' }).$type<unknown>(),
+    latencyMs: integer('latency_ms'),
+    tokensIn: integer('tokens_in'),
+    tokensOut: integer('tokens_out'),
+    /** 'ok' | 'retried' | 'fallback' | 'error' | 'refused' */
+    outcome: text('outcome').notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [uniqueIndex('agent_logs_session_seq_unique').on(table.sessionId, table.seq)],
+);
+
+/**
+ * A learner's FSRS parameter optimisations (issue 17): the weights found, on how many reviews,
+ * and the log loss / RMSE (bins) of the new and the previous parameters on those same reviews.
+ * The newest `kept` run holds the learner's parameters; rejected runs stay for the record.
+ */
+export const schedulerRuns = sqliteTable(
+  'scheduler_runs',
+  {
+    id: text('id').primaryKey(),
+    learnerId: text('learner_id')
+      .notNull()
+      .references(() => learners.id, { onDelete: 'cascade' }),
+    reviewCount: integer('review_count').notNull(),
+    /** 21 FSRS-6 weights. */
+    weights: text('weights', { mode: 'json' }).$type<number[]>().notNull(),
+    /** SQL NULL: the FSRS-6 defaults were in use. */
+    previousWeights: text('previous_weights', { mode: 'json' }).$type<number[]>(),
+    logLoss: real('log_loss').notNull(),
+    rmseBins: real('rmse_bins').notNull(),
+    previousLogLoss: real('previous_log_loss').notNull(),
+    previousRmseBins: real('previous_rmse_bins').notNull(),
+    kept: integer('kept', { mode: 'boolean' }).notNull(),
+    durationMs: integer('duration_ms').notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [index('scheduler_runs_learner_idx').on(table.learnerId, table.createdAt)],
+);

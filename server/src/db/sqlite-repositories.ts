@@ -246,7 +246,7 @@ export function sqliteSessions(database: Database): SessionRepository {
       return next;
     },
     async delete(sessionId) {
-      // Checklist, messages, actions, items, responses and estimates go by ON DELETE CASCADE.
+      // Checklist, messages, actions, items, responses, estimates and agent logs go by ON DELETE CASCADE.
       return database.delete(sessions).where(eq(sessions.id, sessionId)).run().changes > 0;
     },
   };

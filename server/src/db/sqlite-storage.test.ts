@@ -6,7 +6,7 @@ import Sqlite from 'better-sqlite3';
 import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { at, newLearner, rejection, seedRecall } from '../../test/storage-contract/fixtures';
+import { at, newLearner, rejection, seedRecall, studyPlanContent } from '../../test/storage-contract/fixtures';
 import { describeStorageContract } from '../../test/storage-contract/storage-contract';
 import { isStorageError } from '../core/storage/storage-error';
 import { openSqliteStorage, type SqliteStorage } from './sqlite-storage';
@@ -108,5 +108,20 @@ describe('sqlite storage', () => {
     const reopened = open(file);
     const error = await rejection(reopened.loadSessionSnapshot(seed.sessionId));
     expect(isStorageError(error, 'corrupt')).toBe(true);
+  });
+
+  it('reports a stored study plan that no longer parses as corrupt (R9)', async () => {
+    const file = nextFile();
+    const storage = open(file);
+    await storage.transaction(async (tx) => {
+      await tx.learners.create(newLearner('l1'));
+      await tx.studyPlans.create({ id: 'plan-1', ownerId: 'l1', shared: false, plan: studyPlanContent(), createdAt: at(1) });
+    });
+    await storage.close();
+    const raw = new Sqlite(file);
+    raw.prepare(`UPDATE study_plans SET plan_json = '{"title":"no steps"}' WHERE id = 'plan-1'`).run();
+    raw.close();
+    const reopened = open(file);
+    expect(isStorageError(await rejection(reopened.read((reader) => reader.studyPlans.get('plan-1'))), 'corrupt')).toBe(true);
   });
 });

@@ -25,6 +25,8 @@ import { runTransaction, StorageUnit } from '../core/storage/storage-unit';
 import { openDatabase, type Database } from './database';
 import { sqliteAssessments, sqliteLlmCalls, sqliteMessages, sqlitePendingActions } from './sqlite-conversation';
 import { sqliteCards, sqliteChecklists, sqliteLearners, sqliteRecallSets, sqliteSessions } from './sqlite-repositories';
+import { sqliteAgentLogs, sqliteStudyPlans } from './sqlite-study-plans';
+import { sqliteScheduler } from './sqlite-scheduler';
 
 /** The StorageError a better-sqlite3 (or drizzle-wrapped) error stands for; other errors pass unchanged. */
 export function toStorageError(error: unknown): unknown {
@@ -71,6 +73,9 @@ function sqliteRepositories(database: Database): StorageRepositories {
     pendingActions: sqlitePendingActions(database),
     assessments: sqliteAssessments(database),
     llmCalls: sqliteLlmCalls(database),
+    studyPlans: sqliteStudyPlans(database),
+    agentLogs: sqliteAgentLogs(database),
+    scheduler: sqliteScheduler(database),
   });
 }
 

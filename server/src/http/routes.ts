@@ -29,7 +29,10 @@ import type { SessionHub } from '../core/session/session-hub';
 import { AppError } from '../services/app-error';
 import type { LearnerService } from '../services/learners';
 import type { RecallSetService } from '../services/recall-sets';
+import type { SchedulerService } from '../services/scheduler';
+import { registerSchedulerRoutes } from './scheduler-routes';
 import type { SessionService } from '../services/sessions';
+import { registerStudyPlanRoutes, type StudyPlanRouteDeps } from './study-plan-routes';
 
 export interface RouteDeps {
   tokens: TokenService;
@@ -42,6 +45,9 @@ export interface RouteDeps {
   tutor: HealthResponse['tutor'];
   version: string;
   catalog: Catalog;
+  studyPlans: StudyPlanRouteDeps['studyPlans'];
+  agentLogs: StudyPlanRouteDeps['agentLogs'];
+  scheduler: SchedulerService;
 }
 
 declare module 'fastify' {
@@ -155,10 +161,13 @@ export function registerRoutes(app: FastifyInstance, deps: RouteDeps): void {
       return reply.status(204).send();
     });
 
+    registerStudyPlanRoutes(api, { studyPlans: deps.studyPlans, agentLogs: deps.agentLogs, clock });
+    registerSchedulerRoutes(api, deps.scheduler);
+
     api.get('/api/cards', async (request) => {
       const { recallSetId } = (request.query ?? {}) as { recallSetId?: string };
       if (!recallSetId) throw new AppError('invalid_payload', 'recallSetId: query parameter is required');
-      return { cards: await recallSets.cards(request.learnerId, recallSetId, clock.now()) };
+      return recallSets.cards(request.learnerId, recallSetId, clock.now());
     });
 
     api.post('/api/sessions', async (request, reply) => {

@@ -4,7 +4,8 @@
  * parsed body) and answers `POST /v1/messages` from scripts:
  *
  * - one queue of scripted replies per route, the route read from the request: a forced
- *   `record_evaluation` tool → `evaluator`, a forced `safety_verdict` → `safety`, any other
+ *   `record_evaluation` tool → `evaluator`, a forced `safety_verdict` → `safety`, a forced
+ *   `tutor_turn` (the learning session's master tutor) → `master`, any other
  *   `stream: true` request → `tutor`, anything else → `other`; an empty queue falls back
  *   to the route's default (an empty evaluation, a safe verdict, a short text); a script
  *   may be a function of the request (to answer with ids the server generated);
@@ -21,7 +22,7 @@ import { once } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export type FakeRoute = 'evaluator' | 'safety' | 'tutor' | 'other';
+export type FakeRoute = 'evaluator' | 'safety' | 'tutor' | 'master' | 'other';
 
 export interface FakeUsage {
   input_tokens: number;
@@ -161,6 +162,7 @@ function routeOf(body: FakeRequestBody): FakeRoute {
   const forced = body.tool_choice?.type === 'tool' ? body.tool_choice.name : undefined;
   if (forced === 'record_evaluation') return 'evaluator';
   if (forced === 'safety_verdict') return 'safety';
+  if (forced === 'tutor_turn') return 'master';
   if (body.stream === true) return 'tutor';
   return 'other';
 }
@@ -173,6 +175,22 @@ function defaultReply(route: FakeRoute): FakeReply {
       return fakeReplies.safetyVerdict(true);
     case 'tutor':
       return fakeReplies.text('Hello from the fake tutor.');
+    case 'master':
+      return fakeReplies.toolUse('tutor_turn', {
+        response: 'Let us keep going.',
+        intent: 'continuation',
+        answer_correct: null,
+        misconceptions_detected: [],
+        mastery_signal: 'adequate',
+        mastery_updates: [],
+        advance_to_step: null,
+        question_asked: null,
+        expected_answer: null,
+        question_concept: null,
+        session_complete: false,
+        turn_summary: 'kept going',
+        reasoning: 'default fake turn',
+      });
     case 'other':
       return fakeReplies.text('ok');
     default: {

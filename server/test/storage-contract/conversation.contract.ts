@@ -4,7 +4,7 @@ import { newCard } from '../../src/core/recall/fsrs';
 import type { StoredLlmCall } from '../../src/core/storage/llm-calls';
 import type { ContractContext } from './storage-contract';
 import { isStorageError } from '../../src/core/storage/storage-error';
-import { assessmentSession, at, choiceAction, generatedItem, learnerMessage, rejection, seedRecall, storedItem, storedResponse, tutorMessage } from './fixtures';
+import { agentLog, assessmentSession, at, choiceAction, generatedItem, learnerMessage, rejection, seedRecall, storedItem, storedResponse, tutorMessage } from './fixtures';
 
 function llmCall(id: string, sessionId: string | null, minute: number): StoredLlmCall {
   return {
@@ -229,7 +229,7 @@ export function conversationContract(context: ContractContext): void {
   });
 
   describe('deleting a session', () => {
-    it('removes its checklist, messages, actions, items, responses and estimates; keeps cards, review logs, call records and other sessions (R5)', async () => {
+    it('removes its checklist, messages, actions, items, responses, estimates and agent logs; keeps cards, review logs, call records and other sessions (R5)', async () => {
       const storage = context.storage();
       const a = await seedRecall(storage, 'a');
       const b = await seedRecall(storage, 'b');
@@ -241,6 +241,8 @@ export function conversationContract(context: ContractContext): void {
         const cardId = await tx.cards.save({ learnerId: a.learnerId, pointId: 'a-p0', card: newCard(at(5)), newId: 'card-a' });
         await tx.cards.addReviewLog('log-a', { cardId, sessionId: a.sessionId, rating: 'good', confidence: 0.7, previous: newCard(at(5)), reviewedAt: at(5) });
         await tx.llmCalls.add(llmCall('c1', a.sessionId, 4));
+        await tx.agentLogs.append(agentLog('log-entry-a', a.sessionId, a.learnerId, 1));
+        await tx.agentLogs.append(agentLog('log-entry-b', b.sessionId, b.learnerId, 1));
         await tx.sessions.create(assessmentSession('x1', a.learnerId));
         await tx.assessments.addItem(storedItem('x1', 'i1', 1));
         await tx.assessments.addResponse('x1', storedResponse('i1', 20));
@@ -256,6 +258,8 @@ export function conversationContract(context: ContractContext): void {
         expect(await reader.assessments.listItems('x1')).toEqual([]);
         expect(await reader.assessments.listResponses('x1')).toEqual([]);
         expect(await reader.assessments.listAbilities('x1')).toEqual([]);
+        expect(await reader.agentLogs.listForSession(a.sessionId)).toEqual([]);
+        expect((await reader.agentLogs.listForSession(b.sessionId)).map((entry) => entry.id)).toEqual(['log-entry-b']);
         expect(await reader.loadSessionSnapshot(a.sessionId)).toBeNull();
         expect((await reader.cards.get(a.learnerId, 'a-p0'))?.id).toBe('card-a');
         expect((await reader.cards.listReviewLogs('card-a')).map((log) => log.id)).toEqual(['log-a']);

@@ -2,7 +2,9 @@
  * Records and helpers the storage contract builds its cases from. Test support: imported by
  * *.contract.ts files only, never by production code.
  */
+import type { StudyPlanContent } from '@tutorloop/shared';
 import type { GeneratedItem } from '../../src/core/assessment/item-builder';
+import type { NewAgentLog } from '../../src/core/storage/agent-logs';
 import type { StoredItem, StoredResponse } from '../../src/core/storage/assessments';
 import type { NewLearner } from '../../src/core/storage/learners';
 import type { NewMessage } from '../../src/core/storage/messages';
@@ -127,4 +129,49 @@ export async function rejection(promise: Promise<unknown>): Promise<unknown> {
     return error;
   }
   throw new Error('expected the promise to reject, but it resolved');
+}
+
+/** A small valid study plan (SPEC §4.4): one step of each type. */
+export function studyPlanContent(title = 'Place value'): StudyPlanContent {
+  return {
+    title,
+    topic: 'Arithmetic',
+    audience: 'Grade 2',
+    objectives: ['Add two-digit numbers with carrying'],
+    prerequisites: ['Counting to 100'],
+    misconceptions: [{ concept: 'carrying', description: 'Writes 12 in the ones column instead of carrying the ten' }],
+    teachingApproach: 'Concrete first: tens rods and ones cubes, then the written column method.',
+    allowExtension: false,
+    allowBacktrack: true,
+    steps: [
+      { number: 1, type: 'explain', concept: 'place value', contentHint: 'A two-digit number is tens and ones: 47 is 4 tens and 7 ones.' },
+      {
+        number: 2,
+        type: 'check',
+        concept: 'place value',
+        contentHint: 'Ask for the tens digit.',
+        questions: [{ question: 'How many tens are in 47?', expectedAnswer: '4', acceptedAnswers: ['four'] }],
+      },
+      { number: 3, type: 'practice', concept: 'carrying', contentHint: 'A fresh sum with a carry.', skillBlueprintId: 'MATH.ARITH.ADD.2DIGIT', items: 2 },
+    ],
+  };
+}
+
+/** An agent log entry to append (SPEC §4.4 "Agent logs"). */
+export function agentLog(id: string, sessionId: string, learnerId: string, turn: number, overrides: Partial<NewAgentLog> = {}): NewAgentLog {
+  return {
+    id,
+    sessionId,
+    learnerId,
+    turn,
+    agent: 'master_tutor',
+    inputSummary: `turn ${turn}: learner answered`,
+    output: { response: 'Right: 4 tens.', answer_correct: true, mastery_updates: [{ concept: 'place value', score: 0.7 }], reasoning: 'said four' },
+    latencyMs: 812,
+    tokensIn: 1500,
+    tokensOut: 120,
+    outcome: 'ok',
+    createdAt: at(10 + turn),
+    ...overrides,
+  };
 }

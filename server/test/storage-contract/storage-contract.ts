@@ -2,7 +2,7 @@
  * The storage contract: the behaviour every adapter of the storage port must show — memory
  * today, SQLite today, PostgreSQL next. An adapter's test file calls
  * `describeStorageContract(name, makeStorage)`; a test names the rule it checks (README.md
- * in this folder: U1–U8 for units of work, R1–R8 for repositories).
+ * in this folder: U1–U8 for units of work, R1–R10 for repositories).
  *
  * Test support: it registers vitest tests, so only *.test.ts files may import it.
  */
@@ -10,6 +10,7 @@ import { afterEach, beforeEach, describe } from 'vitest';
 import { conversationContract } from './conversation.contract';
 import { repositoryContract } from './repositories.contract';
 import { snapshotContract } from './snapshot.contract';
+import { studyPlanContract } from './study-plans.contract';
 import { transactionContract } from './transactions.contract';
 import type { Storage } from '../../src/core/storage/storage';
 
@@ -42,5 +43,6 @@ export function describeStorageContract(name: string, makeStorage: StorageFactor
     conversationContract(context);
     transactionContract(context);
     snapshotContract(context);
+    studyPlanContract(context);
   });
 }

@@ -4,7 +4,7 @@ import { newCard } from '../../src/core/recall/fsrs';
 import type { Storage, StorageReader, StorageTx } from '../../src/core/storage/storage';
 import type { ContractContext } from './storage-contract';
 import { isStorageError } from '../../src/core/storage/storage-error';
-import { assessmentSession, at, choiceAction, gate, learnerMessage, newLearner, point, recallSession, rejection, seedRecall, settle, storedItem, storedResponse, type RecallSeed } from './fixtures';
+import { agentLog, assessmentSession, at, choiceAction, gate, learnerMessage, newLearner, point, recallSession, rejection, seedRecall, settle, storedItem, storedResponse, studyPlanContent, type RecallSeed } from './fixtures';
 
 /** Everything the rollback test may touch, read in one unit. */
 async function readEverything(storage: Storage, seed: RecallSeed) {
@@ -22,6 +22,8 @@ async function readEverything(storage: Storage, seed: RecallSeed) {
     responses: await reader.assessments.listResponses('x-new'),
     abilities: await reader.assessments.listAbilities('x-new'),
     calls: await reader.llmCalls.listBySession(seed.sessionId),
+    studyPlans: await reader.studyPlans.listVisibleTo(seed.learnerId),
+    agentLogs: await reader.agentLogs.listForSession(seed.sessionId),
   }));
 }
 
@@ -63,6 +65,9 @@ export function transactionContract(context: ContractContext): void {
           await tx.assessments.addResponse('x-new', storedResponse('i1', 20));
           await tx.assessments.saveAbilities('x-new', seed.learnerId, { overall: { ability: 1, standardError: 0.5, responses: 1 }, domains: [] }, at(20));
           await tx.llmCalls.add({ id: 'c1', sessionId: seed.sessionId, purpose: 'tutor', provider: 'anthropic', model: 'm', inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0, latencyMs: 5, outcome: 'ok', error: null, createdAt: at(5) });
+          await tx.studyPlans.create({ id: 'plan-new', ownerId: seed.learnerId, shared: false, plan: studyPlanContent(), createdAt: at(5) });
+          await tx.studyPlans.upsertBuiltIn({ id: 'built-in-new', plan: studyPlanContent('Built in') }, at(5));
+          await tx.agentLogs.append(agentLog('entry-new', seed.sessionId, seed.learnerId, 1));
           await tx.recallSets.deletePoints(['a-p2']);
           throw failure;
         }),

@@ -21,7 +21,7 @@ import type { StoredSession } from '../storage/sessions';
 import type { Storage } from '../storage/storage';
 import { deadlineOf, type AssessmentConfig } from './assessment-config';
 import { assessmentOf, assessmentSummary, framingText, progressOf, responseRecords, widgetForItem } from './assessment-view';
-import { scoreCode, type CodeRunner } from './code-scoring';
+import { scoreCode, type CodeRunner } from '../assessment/code-scoring';
 import { BackendToolRegistry, type BackendToolContext, type CompleteResult, type EvaluateInput, type EvaluateResult, type NextItemResult } from './backend-tools';
 import { learnerMessage, tutorMessage } from '../session/new-messages';
 

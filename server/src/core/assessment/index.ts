@@ -14,3 +14,5 @@ export { createRandom, randomForItem } from './random';
 export type { ResponseRecord } from './responses';
 export { toResponseRecord } from './responses';
 export { creditFromTests, scoreChoice } from './scoring';
+export type { CodeRunner, CodeScore } from './code-scoring';
+export { scoreCode } from './code-scoring';

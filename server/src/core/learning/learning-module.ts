@@ -1,25 +1,39 @@
 /**
- * Learning sessions (SPEC §4.4) are not built yet: their module refuses creation with the
- * answer the API has always given, and since none can exist, has no room to open.
+ * Learning sessions as a session module (SPEC §4.4): created from a study plan the learner may
+ * read (their own, a shared one or a built-in one), whose content is copied into the session's
+ * state — so editing or deleting the plan never changes a session already running.
  */
 import type { SessionModule } from '../session/session-module';
+import { canReadStudyPlan } from '../study-plans/access';
+import { LearningRoom, learningSessionSummary, type LearningRoomDeps } from './learning-room';
+import { initialLearningState, learningProgress } from './learning-rules';
 
-export const learningUnavailable = 'type: "learning" sessions are not available yet; use "recall" or "assessment"';
+/** What the module needs is what its rooms need. */
+export type LearningModuleDeps = LearningRoomDeps;
 
-export function learningModule(): SessionModule<'learning'> {
+export function learningModule(deps: LearningModuleDeps): SessionModule<'learning'> {
   return {
     type: 'learning',
-    async create() {
-      return { ok: false, error: { code: 'invalid_payload', message: learningUnavailable } };
+    async create({ learnerId, body, now }) {
+      const id = deps.ids.next();
+      return deps.storage.transaction(async (tx) => {
+        const plan = await tx.studyPlans.get(body.studyPlanId);
+        // A plan the learner may not read is indistinguishable from none.
+        if (!plan || !canReadStudyPlan(plan, learnerId)) {
+          return { ok: false, error: { code: 'not_found', message: `No study plan "${body.studyPlanId}"; GET /api/study-plans lists the plans you can use.` } } as const;
+        }
+        await tx.sessions.create({ id, learnerId, status: 'pending', title: plan.plan.title, recallSetId: null, typeState: initialLearningState(plan.id, plan.plan), createdAt: now });
+        return { ok: true, value: id } as const;
+      });
     },
-    async progress() {
-      return { recalledCount: 0, totalPoints: 0 };
+    /** Steps done of the plan's steps. */
+    async progress(_reader, session) {
+      const progress = learningProgress(session.typeState);
+      return { recalledCount: progress.steps.filter((step) => step.status === 'done').length, totalPoints: progress.totalSteps };
     },
-    openRoom(sessionId) {
-      throw new Error(`session ${sessionId}: learning sessions cannot be opened yet`);
+    openRoom(sessionId, onIdle) {
+      return new LearningRoom(sessionId, deps, onIdle);
     },
-    summary(snapshot) {
-      throw new Error(`session ${snapshot.session.id}: learning sessions have no summary yet`);
-    },
+    summary: (snapshot, now) => learningSessionSummary(snapshot, now),
   };
 }

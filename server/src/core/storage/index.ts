@@ -1,5 +1,6 @@
 /** The storage port (README.md in this folder): import it from here. */
 export type { Storage, StorageReader, StorageRepositories, StorageTx } from './storage';
+export type { AgentLogReader, AgentLogRepository, NewAgentLog, StoredAgentLog } from './agent-logs';
 export type { AbilityEstimateRecord, AssessmentReader, AssessmentRepository, StoredItem, StoredResponse } from './assessments';
 export { overallDomain } from './assessments';
 export type { CardReader, CardRepository, CardWrite, ReviewLogInput, ReviewLogRecord, StoredCard } from './cards';
@@ -24,6 +25,8 @@ export {
   type SessionTypeStateOf,
 } from './session-type-state';
 export type { NewSession, SessionCommon, SessionReader, SessionRepository, SessionUpdate, StoredSession } from './sessions';
+export type { CardHistory, RunMetrics, SchedulerReader, SchedulerRepository, StoredSchedulerRun } from './scheduler-runs';
+export type { BuiltInStudyPlan, NewStudyPlan, StoredStudyPlan, StudyPlanReader, StudyPlanRepository, StudyPlanUpdate } from './study-plans';
 export { isStorageError, StorageError, StorageErrorCodes, type StorageErrorCode } from './storage-error';
 export { runTransaction, StorageUnit, type TransactionHooks } from './storage-unit';
 export { AsyncMutex } from './async-mutex';

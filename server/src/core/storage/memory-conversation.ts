@@ -137,5 +137,6 @@ export function deleteSessionCascade(state: MemoryState, sessionId: string): voi
   state.remove('responses', state.where('responses', ofSession).map((row) => row.itemId));
   state.remove('items', state.where('items', ofSession).map((row) => row.id));
   state.remove('abilities', state.where('abilities', ofSession).map((row) => key(row.sessionId, row.domain)));
+  state.remove('agentLogs', state.where('agentLogs', ofSession).map((row) => row.id));
   state.remove('sessions', [sessionId]);
 }

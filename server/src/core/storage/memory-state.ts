@@ -6,6 +6,7 @@
  * consistent snapshot for as long as it runs.
  */
 import type { WidgetAnswer } from '@tutorloop/shared';
+import type { StoredAgentLog } from './agent-logs';
 import type { AbilityEstimateRecord, StoredItem, StoredResponse } from './assessments';
 import type { ReviewLogRecord, StoredCard } from './cards';
 import type { StoredLearner } from './learners';
@@ -14,6 +15,8 @@ import type { StoredMessage } from './messages';
 import type { PendingActionRecord } from './pending-actions';
 import type { RecallPointRecord, RecallSetRecord } from './recall-sets';
 import type { StoredSession } from './sessions';
+import type { StoredStudyPlan } from './study-plans';
+import type { StoredSchedulerRun } from './scheduler-runs';
 
 export interface CardRow extends StoredCard {
   learnerId: string;
@@ -60,6 +63,9 @@ export interface MemoryTables {
   responses: Map<string, ResponseRow>;
   abilities: Map<string, AbilityRow>;
   llmCalls: Map<string, StoredLlmCall>;
+  studyPlans: Map<string, StoredStudyPlan>;
+  agentLogs: Map<string, StoredAgentLog>;
+  schedulerRuns: Map<string, StoredSchedulerRun>;
 }
 
 export type TableName = keyof MemoryTables;
@@ -80,6 +86,9 @@ export function emptyTables(): MemoryTables {
     responses: new Map(),
     abilities: new Map(),
     llmCalls: new Map(),
+    studyPlans: new Map(),
+    agentLogs: new Map(),
+    schedulerRuns: new Map(),
   };
 }
 

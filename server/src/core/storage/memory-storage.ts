@@ -10,6 +10,8 @@
  */
 import { AsyncMutex } from './async-mutex';
 import { assessmentRepository, deleteSessionCascade, llmCallRepository, messageRepository, pendingActionRepository } from './memory-conversation';
+import { agentLogRepository, studyPlanRepository } from './memory-study-plans';
+import { schedulerRepository } from './memory-scheduler';
 import { cardRepository, checklistRepository, learnerRepository, recallSetRepository, sessionRepository } from './memory-repositories';
 import { emptyTables, MemoryState, type MemoryTables } from './memory-state';
 import type { SessionSnapshot, SnapshotOptions } from './session-snapshot';
@@ -28,6 +30,9 @@ function repositoriesOver(state: MemoryState): StorageRepositories {
     pendingActions: pendingActionRepository(state),
     assessments: assessmentRepository(state),
     llmCalls: llmCallRepository(state),
+    studyPlans: studyPlanRepository(state),
+    agentLogs: agentLogRepository(state),
+    scheduler: schedulerRepository(state),
   };
 }
 

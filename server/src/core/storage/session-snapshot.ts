@@ -36,7 +36,7 @@ export interface SessionSnapshot {
   pendingAction: PendingActionRecord | null;
   /** Every action of the session, oldest first (the history shows answered widgets). */
   actions: PendingActionRecord[];
-  /** Assessment sessions: items by position and responses; null for other types. */
+  /** Assessment sessions, and learning sessions' practice items: items by position and responses; null for other types. */
   assessment: { items: StoredItem[]; responses: StoredResponse[] } | null;
 }
 
@@ -74,7 +74,7 @@ export async function assembleSessionSnapshot(sources: SnapshotSources, sessionI
     pendingAction: actions.find((action) => action.status === 'pending') ?? null,
     actions,
     assessment:
-      session.type === 'assessment'
+      session.type === 'assessment' || session.type === 'learning'
         ? { items: await sources.assessments.listItems(sessionId), responses: await sources.assessments.listResponses(sessionId) }
         : null,
   };

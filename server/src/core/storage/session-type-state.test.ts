@@ -1,3 +1,5 @@
+import { initialLearningState } from '../learning/learning-rules';
+import { additionPlan } from '../learning/test-fixtures';
 import { describe, expect, it } from 'vitest';
 import { initialRecallState, parseTypeState, readTypeState, typeStateOf } from './session-type-state';
 import { isStorageError } from './storage-error';
@@ -12,7 +14,9 @@ describe('session type states', () => {
       probeAttempts: 0,
       allPoints: true,
     });
-    expect(parseTypeState({ type: 'learning', studyPlanId: 'fractions' })).toEqual({ type: 'learning', studyPlanId: 'fractions' });
+    const learning = parseTypeState({ type: 'learning', studyPlanId: 'addition', plan: additionPlan });
+    expect(learning).toEqual(initialLearningState('addition', additionPlan));
+    expect(() => parseTypeState({ type: 'learning', studyPlanId: 'addition' })).toThrow(/plan/);
   });
 
   it('refuses an invalid state on the way in (invalid_value) and reports one on the way out (corrupt)', () => {

@@ -26,6 +26,9 @@ const readMethods: { [K in Namespace]: Record<ReadMethod<K>, true> } = {
   pendingActions: { getPending: true, list: true },
   assessments: { listItems: true, listResponses: true, listAbilities: true },
   llmCalls: { listBySession: true },
+  studyPlans: { get: true, listVisibleTo: true, listBuiltIn: true },
+  agentLogs: { listForSession: true },
+  scheduler: { currentWeights: true, listRuns: true, reviewHistory: true, reviewCount: true, learnersWithReviews: true },
 };
 
 /** Every write method of every repository (checked likewise). */
@@ -39,6 +42,9 @@ const writeMethods: { [K in Namespace]: Record<WriteMethod<K>, true> } = {
   pendingActions: { create: true, resolve: true },
   assessments: { addItem: true, addResponse: true, saveAbilities: true },
   llmCalls: { add: true },
+  studyPlans: { create: true, update: true, delete: true, upsertBuiltIn: true },
+  agentLogs: { append: true },
+  scheduler: { addRun: true },
 };
 
 type AnyMethod = (...args: unknown[]) => Promise<unknown>;

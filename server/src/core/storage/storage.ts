@@ -14,6 +14,7 @@
  * - `transaction` and `read` are never called from inside `work` (`nested_transaction`,
  *   or a deadlock where the adapter cannot tell).
  */
+import type { AgentLogReader, AgentLogRepository } from './agent-logs';
 import type { AssessmentReader, AssessmentRepository } from './assessments';
 import type { CardReader, CardRepository } from './cards';
 import type { ChecklistReader, ChecklistRepository } from './checklists';
@@ -24,6 +25,8 @@ import type { PendingActionReader, PendingActionRepository } from './pending-act
 import type { RecallSetReader, RecallSetRepository } from './recall-sets';
 import type { SessionSnapshot, SnapshotOptions } from './session-snapshot';
 import type { SessionReader, SessionRepository } from './sessions';
+import type { StudyPlanReader, StudyPlanRepository } from './study-plans';
+import type { SchedulerReader, SchedulerRepository } from './scheduler-runs';
 
 /** Every repository, read-only: what a read unit sees. */
 export interface StorageReader {
@@ -36,6 +39,9 @@ export interface StorageReader {
   readonly pendingActions: PendingActionReader;
   readonly assessments: AssessmentReader;
   readonly llmCalls: LlmCallReader;
+  readonly studyPlans: StudyPlanReader;
+  readonly agentLogs: AgentLogReader;
+  readonly scheduler: SchedulerReader;
   /** Everything a turn needs about one session, from the state this handle sees; null for an unknown session. */
   loadSessionSnapshot(sessionId: string, options?: SnapshotOptions): Promise<SessionSnapshot | null>;
 }
@@ -51,6 +57,9 @@ export interface StorageTx extends StorageReader {
   readonly pendingActions: PendingActionRepository;
   readonly assessments: AssessmentRepository;
   readonly llmCalls: LlmCallRepository;
+  readonly studyPlans: StudyPlanRepository;
+  readonly agentLogs: AgentLogRepository;
+  readonly scheduler: SchedulerRepository;
 }
 
 /** The repository namespaces of a handle (what adapters implement). */

@@ -1,10 +1,18 @@
 /**
- * Scoring a code answer in the sandbox (SPEC §4.3): the learner's function runs against the
+ * Scoring a code answer in the sandbox (SPEC §4.3; learning sessions' practice items too, §4.4): the learner's function runs against the
  * item's tests, queued under the learner so that one learner's loops cannot starve others
  * (§8). Partial credit is the share of tests passed.
  */
-import { creditFromTests, type CodeItemTask } from '../assessment';
-import type { EvaluateResult } from './backend-tools';
+import type { CodeItemTask } from './item-builder';
+import { creditFromTests } from './scoring';
+
+/** A scored code answer: the credit and what the tests said. */
+export interface CodeScore {
+  credit: number;
+  testsPassed: number | null;
+  testsTotal: number | null;
+  note: string | null;
+}
 
 /** Runs learner code against tests (the sandbox adapter implements it). */
 export interface CodeRunner {
@@ -35,7 +43,7 @@ export async function scoreCode(
   task: CodeItemTask,
   answer: { code: string; owner?: string },
   signal?: AbortSignal,
-): Promise<EvaluateResult> {
+): Promise<CodeScore> {
   const request = { language: task.language, code: answer.code, functionName: task.functionName, tests: task.tests, ...(answer.owner ? { owner: answer.owner } : {}) };
   let run = await runner.run(request, signal);
   for (let attempt = 0; run.error?.kind === 'busy' && attempt < busyRetries; attempt += 1) {

@@ -1,0 +1,649 @@
+/**
+ * The session engine for one learning session (SPEC §4.4): the welcome, every learner turn
+ * (post-completion reply | safety gate → master tutor → validation, one retry, fallback →
+ * sanitization → state updates in one transaction → the reply streamed, `state_update`, a
+ * practice widget), practice answers scored on the server, ending. Operations run one at a
+ * time in arrival order (RoomBase); all state lives in storage, so a new process resumes any
+ * session from the database alone, a pending practice item included.
+ */
+import type { ClientMessage, HistoryMessage, SessionState, SessionSummary, WidgetAnswer } from '@tutorloop/shared';
+import type { AgentLogOutcome, AgentName } from '@tutorloop/shared';
+import type { Catalog, CodeRunner, GeneratedItem } from '../assessment';
+import { scoreChoice, scoreCode } from '../assessment';
+import type { Clock, IdGenerator } from '../ports';
+import type { TutorProvider } from '../provider';
+import { learnerMessage, tutorMessage } from '../session/new-messages';
+import { RoomBase, type RoomBaseDeps, type SessionListener } from '../session/room-base';
+import { findLeaks, stripLeaks } from '../session/sanitize';
+import { buildHistory, buildState, isEnded, toolNameForKind, widgetForAction } from '../session/session-view';
+import { checkWidgetAnswer, recordWidgetAnswer } from '../session/widget-answers';
+import type { NewAgentLog } from '../storage/agent-logs';
+import type { StoredMessage } from '../storage/messages';
+import type { SessionSnapshot } from '../storage/session-snapshot';
+import { typeStateOf, type LearningSessionState } from '../storage/session-type-state';
+import type { Storage, StorageTx } from '../storage/storage';
+import { mentionsAnswer } from './answer-match';
+import type { LearningCall, MasterTurnInput, PracticeView, RecentMessage } from './learning-port';
+import { applyTurn, learningProgress, learningSummary, masteryLevel, meanMastery, planConcepts, practiceOwed, stepOf, type AppliedTurn } from './learning-rules';
+import { generatePracticeItem, practiceWidget } from './practice';
+import { learnerStyle, pacingDirective } from './signals';
+import { normalizeTutorTurn, type TutorTurn } from './tutor-turn';
+
+export interface LearningRoomDeps extends RoomBaseDeps {
+  storage: Storage;
+  provider: TutorProvider;
+  clock: Clock;
+  ids: IdGenerator;
+  catalog: Catalog;
+  codeRunner: CodeRunner;
+}
+
+/** How many recent messages the master tutor sees (seed 002: a sliding window of 10). */
+export const recentWindow = 10;
+
+const safetyRedirect =
+  'I want to keep this a safe and useful space, so I won’t go into that. If you are going through something difficult, please reach out to someone you trust or a local support line. Whenever you’re ready, let’s carry on with the lesson.';
+
+/** The reply when the master tutor's output stays unusable after one retry: nothing advances. */
+export function fallbackReply(state: LearningSessionState): string {
+  if (state.openQuestion) return `Sorry — I lost my train of thought there. Let’s come back to the question: ${state.openQuestion.question}`;
+  return `Sorry — I lost my train of thought there. We’re on ${stepOf(state).concept}; tell me what you think so far, or ask me anything about it.`;
+}
+
+/** Leaks a reply must not carry: internal language, and an answer still to be found (before the explain phase). */
+export function replyLeaks(response: string, applied: AppliedTurn): string[] {
+  const leaks = findLeaks(response);
+  // The question still open after this turn — asked now, or answered wrong and at the probe or
+  // hint phase — has an answer the learner must still find. Once right or explained, it may be said.
+  const open = applied.state.openQuestion;
+  // (An answer the question itself states — "Is 5 odd?" → "5 is odd" — cannot be kept out.)
+  if (open && open.phase !== 'explain' && mentionsAnswer(response, open.expectedAnswer) && !mentionsAnswer(open.question, open.expectedAnswer)) leaks.push('expected answer');
+  return leaks;
+}
+
+function stripAnswer(response: string, answers: string[]): string {
+  const sentences = response.split(/(?<=[.!?])\s+|\n+/);
+  const kept = sentences.filter((sentence) => findLeaks(sentence).length === 0 && !answers.some((answer) => mentionsAnswer(sentence, answer)));
+  return kept.join(' ').replace(/\s{2,}/g, ' ').trim();
+}
+
+/** Splits a reply into the pieces streamed as `assistant_delta` (a few words each). */
+function chunks(text: string): string[] {
+  return text.match(/\S+\s*/g)?.reduce<string[]>((pieces, word, index) => {
+    if (index % 6 === 0) pieces.push(word);
+    else pieces[pieces.length - 1] += word;
+    return pieces;
+  }, []) ?? [];
+}
+
+/** A snapshot without the conversation (state and summary need none of it). */
+const noMessages = { lastMessages: 0 } as const;
+
+export class LearningRoom extends RoomBase {
+  constructor(
+    sessionId: string,
+    private readonly deps: LearningRoomDeps,
+    onIdle: () => void = () => {},
+  ) {
+    super(sessionId, deps, onIdle);
+  }
+
+  override async attach(listener: SessionListener, terminate?: () => void): Promise<void> {
+    const snapshot = await this.consistentRead(() => this.deps.storage.loadSessionSnapshot(this.sessionId));
+    if (!snapshot) return;
+    const state = this.viewState(snapshot);
+    listener({ type: 'state_update', payload: { state } });
+    if (state.status === 'awaiting_client_action') listener({ type: 'widget', payload: state.pendingWidget });
+    listener({ type: 'history', payload: { messages: buildHistory(snapshot.messages, snapshot.actions) } });
+    this.register(listener, terminate);
+    this.resume();
+  }
+
+  override handle(message: ClientMessage, reply: SessionListener): Promise<void> {
+    switch (message.type) {
+      case 'chat':
+        return this.receiveChat(message.payload.message, message.payload.clientMessageId ?? null, reply);
+      case 'widget_response':
+        return this.enqueue(() => this.handleWidgetResponse(message.payload.widgetId, message.payload.response, reply));
+      case 'rabbithole':
+        this.fail(reply, 'invalid_payload', 'Learning sessions follow their study plan: tangents are not available here — just ask your question in the chat.');
+        return Promise.resolve();
+      case 'end_session':
+        this.cancelInFlight();
+        return this.enqueue(() => this.endSession(reply));
+      default: {
+        const unreachable: never = message;
+        throw new Error(`unhandled message ${JSON.stringify(unreachable)}`);
+      }
+    }
+  }
+
+  override resume(): void {
+    void this.enqueue(async () => {
+      const snapshot = await this.deps.storage.loadSessionSnapshot(this.sessionId, noMessages);
+      if (!snapshot || this.closedForGood(snapshot)) return;
+      if (snapshot.session.status === 'pending' || snapshot.messageCount === 0) await this.openSession(snapshot);
+      else if (snapshot.oldestUnanswered) await this.processUnanswered();
+    });
+  }
+
+  override async state(): Promise<SessionState> {
+    const snapshot = await this.deps.storage.loadSessionSnapshot(this.sessionId, noMessages);
+    if (!snapshot) throw new Error(`session ${this.sessionId} vanished`);
+    return this.viewState(snapshot);
+  }
+
+  override async history(): Promise<HistoryMessage[]> {
+    const snapshot = await this.deps.storage.loadSessionSnapshot(this.sessionId);
+    return snapshot ? buildHistory(snapshot.messages, snapshot.actions) : [];
+  }
+
+  override async summary(): Promise<SessionSummary | null> {
+    const snapshot = await this.deps.storage.loadSessionSnapshot(this.sessionId, noMessages);
+    if (!snapshot || !isEnded(snapshot.session.status)) return null;
+    return learningSessionSummary(snapshot, this.deps.clock.now());
+  }
+
+  // -------------------------------------------------------------------------
+
+  private viewState(snapshot: Pick<SessionSnapshot, 'session' | 'pendingAction'>): SessionState {
+    return learningState(snapshot);
+  }
+
+  /** Ended by the learner, deleted or abandoned: nothing more happens. A completed plan still gets post-completion replies. */
+  private closedForGood(snapshot: SessionSnapshot): boolean {
+    return isEnded(snapshot.session.status) && snapshot.session.endReason !== 'plan_completed';
+  }
+
+  private async receiveChat(text: string, clientMessageId: string | null, reply: SessionListener): Promise<void> {
+    const { storage, clock, ids } = this.deps;
+    const now = clock.now();
+    const outcome = await storage.transaction(async (tx): Promise<'missing' | 'ended' | 'duplicate' | 'retry' | 'stored'> => {
+      const session = await tx.sessions.get(this.sessionId);
+      if (!session) return 'missing';
+      if (isEnded(session.status) && session.endReason !== 'plan_completed') return 'ended';
+      if (clientMessageId) {
+        const existing = await tx.messages.findByClientId(this.sessionId, clientMessageId);
+        if (existing) return existing.answeredAt ? 'duplicate' : 'retry';
+      }
+      await tx.messages.append(learnerMessage({ id: ids.next(), sessionId: this.sessionId, content: text, clientMessageId, createdAt: now }));
+      // After the plan is complete, nothing else changes: not even the turn counter.
+      if (!isEnded(session.status)) await tx.sessions.update(this.sessionId, { turn: session.turn + 1 }, now);
+      return 'stored';
+    });
+    switch (outcome) {
+      case 'missing':
+      case 'duplicate':
+        return;
+      case 'ended':
+        return this.fail(reply, 'session_ended', 'This session has ended; start a new one to keep learning.');
+      case 'stored':
+        this.noteCommit();
+        return this.enqueue(() => this.processUnanswered());
+      case 'retry':
+        return this.enqueue(() => this.processUnanswered());
+      default: {
+        const unreachable: never = outcome;
+        throw new Error(`unknown outcome ${String(unreachable)}`);
+      }
+    }
+  }
+
+  private async handleWidgetResponse(widgetId: string, response: WidgetAnswer, reply: SessionListener): Promise<void> {
+    const { storage, clock, ids } = this.deps;
+    const now = clock.now();
+    const outcome = await storage.transaction(async (tx) => {
+      const session = await tx.sessions.get(this.sessionId);
+      if (!session) return { ok: false, error: null } as const;
+      if (isEnded(session.status)) return { ok: false, error: { code: 'session_ended', message: 'This session has ended.' } } as const;
+      const action = await tx.pendingActions.getPending(this.sessionId);
+      if (!action || action.id !== widgetId) {
+        const known = (await tx.pendingActions.list(this.sessionId)).some((candidate) => candidate.id === widgetId);
+        return { ok: false, error: { code: 'widget_not_pending', message: known ? 'That widget was already answered.' : 'No widget with that id is waiting for an answer.' } } as const;
+      }
+      const checked = checkWidgetAnswer(widgetForAction(action), response);
+      if (!checked.ok) return { ok: false, error: { code: 'invalid_payload', message: checked.error } } as const;
+      await recordWidgetAnswer(tx, { id: ids.next(), action, response, text: checked.value, at: now });
+      await tx.sessions.update(this.sessionId, { status: 'active', turn: session.turn + 1 }, now);
+      return { ok: true } as const;
+    });
+    if (!outcome.ok) {
+      if (outcome.error) this.fail(reply, outcome.error.code, outcome.error.message);
+      return;
+    }
+    this.noteCommit();
+    await this.processUnanswered();
+  }
+
+  private async endSession(reply: SessionListener): Promise<void> {
+    const session = await this.deps.storage.read((reader) => reader.sessions.get(this.sessionId));
+    if (!session) return;
+    if (isEnded(session.status)) return this.fail(reply, 'session_ended', 'This session has already ended.');
+    const { storage, clock } = this.deps;
+    const now = clock.now();
+    const ended = await storage.transaction(async (tx) => {
+      const action = await tx.pendingActions.getPending(this.sessionId);
+      if (action) await tx.pendingActions.resolve(action.id, 'cancelled', null, now);
+      await tx.sessions.update(this.sessionId, { status: 'completed', endReason: 'ended_by_learner', endedAt: now }, now);
+      return tx.loadSessionSnapshot(this.sessionId, noMessages);
+    });
+    if (!ended) return;
+    this.noteCommit();
+    this.broadcast({ type: 'state_update', payload: { state: this.viewState(ended) } });
+    this.broadcast({ type: 'session_complete', payload: { summary: learningSessionSummary(ended, now) } });
+  }
+
+  /** The welcome (seed 002): 2–3 sentences and one simple question. */
+  private async openSession(snapshot: SessionSnapshot): Promise<void> {
+    const { storage, clock, ids, provider } = this.deps;
+    let session = snapshot.session;
+    if (session.status === 'pending') {
+      session = await storage.transaction((tx) => tx.sessions.update(this.sessionId, { status: 'active' }, clock.now()));
+      this.noteCommit();
+    }
+    if (snapshot.messageCount > 0) return;
+    const state = typeStateOf(session, 'learning');
+    const signal = this.freshSignal();
+    this.broadcast({ type: 'typing', payload: {} });
+    const started = clock.now().getTime();
+    let text: string;
+    let log: NewAgentLog;
+    try {
+      const call = await provider.learning.welcome({ sessionId: this.sessionId, plan: state.plan, step: stepOf(state) }, signal);
+      text = stripLeaks(call.output.trim() || `Welcome! Today we’re learning ${state.plan.topic}. What do you already know about it?`);
+      log = this.agentLog('welcome', { learnerId: session.learnerId, turn: 0 }, `welcome for "${state.plan.title}"`, call.output, started, call, 'ok');
+    } catch (error) {
+      if (signal.aborted) return;
+      this.deps.logger.warn({ err: error, sessionId: this.sessionId }, 'welcome call failed; a plain welcome is sent');
+      text = `Welcome! Today we’re learning ${state.plan.topic}. To start: what do you already know about ${stepOf(state).concept}?`;
+      log = this.agentLog('welcome', { learnerId: session.learnerId, turn: 0 }, `welcome for "${state.plan.title}"`, { error: String(error) }, started, null, 'fallback');
+    }
+    if (signal.aborted) return;
+    const messageId = ids.next();
+    await storage.transaction(async (tx) => {
+      await tx.messages.append(tutorMessage({ id: messageId, sessionId: this.sessionId, content: text, createdAt: clock.now() }));
+      await tx.agentLogs.append(log);
+    });
+    this.noteCommit();
+    this.announce(messageId, text);
+    const after = await storage.loadSessionSnapshot(this.sessionId, noMessages);
+    if (after) this.broadcast({ type: 'state_update', payload: { state: this.viewState(after) } });
+  }
+
+  /** Answers every stored learner message or practice answer without a reply, in order. */
+  private async processUnanswered(): Promise<void> {
+    const { storage } = this.deps;
+    for (;;) {
+      const snapshot = await storage.loadSessionSnapshot(this.sessionId, { lastMessages: recentWindow + 1 });
+      if (!snapshot || this.closedForGood(snapshot)) return;
+      const next = snapshot.oldestUnanswered;
+      if (!next) return;
+      const answered = isEnded(snapshot.session.status) ? await this.postCompletionTurn(snapshot, next) : await this.learnerTurn(snapshot, next);
+      if (!answered) return;
+    }
+  }
+
+  /** After the plan is complete: a short, context-aware reply; nothing else changes (SPEC §4.4 step 1). */
+  private async postCompletionTurn(snapshot: SessionSnapshot, message: StoredMessage): Promise<boolean> {
+    const { provider, clock } = this.deps;
+    const state = typeStateOf(snapshot.session, 'learning');
+    const signal = this.freshSignal();
+    this.broadcast({ type: 'typing', payload: {} });
+    const started = clock.now().getTime();
+    let text: string;
+    let log: NewAgentLog;
+    const input = { sessionId: this.sessionId, plan: state.plan, learnerMessage: message.content, recentMessages: recentOf(snapshot.messages, message), concepts: planConcepts(state.plan).map((concept) => ({ concept, level: masteryLevel(state.mastery[concept]) })) };
+    try {
+      const call = await provider.learning.postCompletion(input, signal);
+      text = stripLeaks(call.output.trim() || 'We’ve finished this plan — start a new session whenever you like.');
+      log = this.agentLog('post_completion', { learnerId: snapshot.session.learnerId, turn: snapshot.session.turn }, `after completion: "${message.content.slice(0, 80)}"`, call.output, started, call, 'ok');
+    } catch (error) {
+      if (signal.aborted) return false;
+      text = 'We’ve finished this plan — start a new session whenever you like, or pick another study plan.';
+      log = this.agentLog('post_completion', { learnerId: snapshot.session.learnerId, turn: snapshot.session.turn }, `after completion: "${message.content.slice(0, 80)}"`, { error: String(error) }, started, null, 'fallback');
+    }
+    if (signal.aborted) return false;
+    const messageId = this.deps.ids.next();
+    await this.deps.storage.transaction(async (tx) => {
+      await tx.messages.append(tutorMessage({ id: messageId, sessionId: this.sessionId, content: text, createdAt: clock.now() }));
+      await tx.messages.markAnswered(message.id, clock.now());
+      await tx.agentLogs.append(log);
+    });
+    this.noteCommit();
+    this.announce(messageId, text);
+    this.broadcast({ type: 'state_update', payload: { state: this.viewState(snapshot) } });
+    return true;
+  }
+
+  /** One learner turn (SPEC §4.4 steps 2–8). False when it was cancelled or the model was unreachable. */
+  private async learnerTurn(snapshot: SessionSnapshot, message: StoredMessage): Promise<boolean> {
+    const { provider, clock, logger } = this.deps;
+    const session = snapshot.session;
+    let state = typeStateOf(session, 'learning');
+    const turn = session.turn;
+    const at = { learnerId: session.learnerId, turn };
+    const signal = this.freshSignal();
+    const logs: NewAgentLog[] = [];
+    this.broadcast({ type: 'typing', payload: {} });
+
+    // Step 3: the safety gate (chat messages only; a practice answer is scored, not screened).
+    if (message.role === 'learner') {
+      const started = clock.now().getTime();
+      const verdict = await provider.checkSafety(message.content, signal).catch((error: unknown) => {
+        logger.warn({ err: error, sessionId: this.sessionId }, 'safety gate failed; treating message as safe');
+        return { safe: true, failed: true } as const;
+      });
+      if (signal.aborted) return false;
+      logs.push(this.agentLog('safety', at, `learner message (${message.content.length} chars)`, verdict, started, null, verdict.safe ? ('failed' in verdict ? 'error' : 'ok') : 'refused'));
+      if (!verdict.safe) {
+        logger.warn({ sessionId: this.sessionId, reason: verdict.reason }, 'unsafe learner message redirected');
+        const flagged: LearningSessionState = { ...state, safetyFlags: state.safetyFlags + 1, timeline: [...state.timeline, { turn, step: state.currentStep, intent: 'unsafe', correct: null, summary: `safety: ${verdict.reason}`, meanMastery: meanMastery(state.plan, state.mastery) }] };
+        await this.commitTurn(snapshot, message, { text: safetyRedirect, state: flagged, logs, practice: null, item: null, complete: false });
+        return true;
+      }
+    }
+
+    // A practice answer: scored on the server before the tutor hears of it.
+    let practice: PracticeView | null = null;
+    let scored: { item: StoredItemRef; credit: number; answerText: string; note: string | null; testsPassed: number | null; testsTotal: number | null } | null = null;
+    if (message.role === 'tool_result' && message.widgetAnswer) {
+      const itemRef = snapshot.assessment?.items.find((candidate) => candidate.widgetId === message.widgetAnswer!.widgetId) ?? null;
+      if (itemRef && !snapshot.assessment!.responses.some((response) => response.itemId === itemRef.id)) {
+        try {
+          const result = await this.score(itemRef.item, message.widgetAnswer.response, session.learnerId, signal);
+          scored = { item: itemRef, credit: result.credit, answerText: message.content, note: result.note, testsPassed: result.testsPassed, testsTotal: result.testsTotal };
+        } catch (error) {
+          if (signal.aborted) return false;
+          logger.warn({ err: error, sessionId: this.sessionId }, 'practice answer could not be scored now; it stays stored');
+          this.broadcast({ type: 'error', payload: { code: 'llm_unavailable', message: 'Your answer is saved, but it could not be checked just now. It will be checked when you reconnect.' } });
+          return false;
+        }
+        const current = state.practice && state.practice.step === state.currentStep ? state.practice : { step: state.currentStep, presented: 1, answered: 0 };
+        state = { ...state, practice: { ...current, answered: current.answered + 1 } };
+      }
+    }
+    const step = stepOf(state);
+    if (step.type === 'practice') {
+      const progress = state.practice && state.practice.step === step.number ? state.practice : { presented: 0, answered: 0 };
+      const presenting = practiceOwed(state);
+      const lastItem = scored?.item.item ?? snapshot.assessment?.items.at(-1)?.item ?? null;
+      practice = {
+        stem: lastItem?.stem ?? step.contentHint,
+        kind: lastItem?.kind ?? 'multiple_choice',
+        ...(lastItem?.options ? { options: [...lastItem.options] } : {}),
+        answered: progress.answered,
+        total: step.items,
+        outcome: scored ? { correct: scored.credit >= 0.999, credit: scored.credit, learnerAnswer: scored.answerText.slice(0, 500), note: scored.note } : null,
+        presenting,
+      };
+    }
+
+    // Step 4: the master tutor — one retry on a malformed output, then a safe fallback.
+    const input = this.masterInput(snapshot, state, message, practice);
+    let validTurn: TutorTurn | null = null;
+    let notes: string[] = [];
+    let retryNote: string | undefined;
+    for (let attempt = 1; attempt <= 2 && !validTurn; attempt++) {
+      const started = clock.now().getTime();
+      let call: LearningCall<unknown>;
+      try {
+        call = await provider.learning.masterTurn(retryNote ? { ...input, retryNote } : input, signal);
+      } catch (error) {
+        if (signal.aborted) return false;
+        logs.push(this.agentLog('master_tutor', at, this.inputSummary(input), { error: String(error) }, started, null, 'error'));
+        logger.error({ err: error, sessionId: this.sessionId }, 'master tutor call failed');
+        await this.saveLogs(logs);
+        this.broadcast({ type: 'error', payload: { code: 'llm_unavailable', message: 'The tutor could not answer just now. Your message is saved — send it again to retry.' } });
+        return false;
+      }
+      if (signal.aborted) return false;
+      const normalized = normalizeTutorTurn(call.output, { concepts: planConcepts(state.plan), stepConcept: step.concept, totalSteps: state.plan.steps.length });
+      if (normalized.ok) {
+        validTurn = normalized.turn;
+        notes = normalized.notes;
+        logs.push(this.agentLog('master_tutor', at, this.inputSummary(input), call.output, started, call, 'ok'));
+      } else {
+        retryNote = normalized.error;
+        logs.push(this.agentLog('master_tutor', at, this.inputSummary(input), { malformed: normalized.error, raw: typeof call.output === 'string' ? call.output.slice(0, 2000) : call.output }, started, call, attempt === 1 ? 'retried' : 'fallback'));
+        logger.warn({ sessionId: this.sessionId, attempt, error: normalized.error }, 'master tutor output malformed');
+      }
+    }
+    if (!validTurn) {
+      // Nothing advances; the learner's message is answered and kept.
+      const fallbackState: LearningSessionState = { ...state, timeline: [...state.timeline, { turn, step: state.currentStep, intent: 'other', correct: null, summary: 'fallback reply (malformed tutor output)', meanMastery: meanMastery(state.plan, state.mastery) }] };
+      await this.commitTurn(snapshot, message, { text: fallbackReply(state), state: fallbackState, logs, practice: scored, item: null, complete: false });
+      return true;
+    }
+
+    // Step 6 (decided before sanitizing, so the guard knows which answers are still to be found).
+    let applied = applyTurn(state, validTurn, { turn, learnerMessage: message.role === 'learner' ? message.content : null, practiceCredit: scored?.credit ?? null });
+    if (notes.length > 0 || applied.refused.length > 0) logger.info({ sessionId: this.sessionId, notes, refused: applied.refused }, 'master tutor output adjusted');
+
+    // Step 5: sanitization — one regeneration, else the leaking sentences are stripped.
+    let text = validTurn.response;
+    let leaks = replyLeaks(text, applied);
+    if (leaks.length > 0) {
+      const started = clock.now().getTime();
+      const note = `the response leaked (${leaks.join(', ')}): never mention internals, and never state an answer the learner has still to find`;
+      try {
+        const call = await provider.learning.masterTurn({ ...input, retryNote: note }, signal);
+        const again = normalizeTutorTurn(call.output, { concepts: planConcepts(state.plan), stepConcept: step.concept, totalSteps: state.plan.steps.length });
+        logs.push(this.agentLog('master_tutor', at, `regeneration: ${note}`, call.output, started, call, again.ok ? 'ok' : 'fallback'));
+        if (again.ok) {
+          const reapplied = applyTurn(state, again.turn, { turn, learnerMessage: message.role === 'learner' ? message.content : null, practiceCredit: scored?.credit ?? null });
+          const stillLeaks = replyLeaks(again.turn.response, reapplied);
+          if (stillLeaks.length === 0) {
+            validTurn = again.turn;
+            applied = reapplied;
+            text = again.turn.response;
+            leaks = [];
+          }
+        }
+      } catch (error) {
+        if (signal.aborted) return false;
+        logger.warn({ err: error, sessionId: this.sessionId }, 'regeneration failed; stripping the leak');
+      }
+      if (leaks.length > 0) {
+        const answers = applied.state.openQuestion && applied.state.openQuestion.phase !== 'explain' ? [applied.state.openQuestion.expectedAnswer] : [];
+        text = stripAnswer(text, answers) || fallbackReply(applied.state);
+        logger.warn({ sessionId: this.sessionId, leaks }, 'leaking sentences stripped from the tutor reply');
+      }
+    }
+
+    // A practice item goes with the reply when the (possibly new) step owes one.
+    let item: { item: GeneratedItem; position: number } | null = null;
+    let nextState = applied.state;
+    if (!applied.completeSession && practiceOwed(nextState)) {
+      const current = stepOf(nextState);
+      if (current.type === 'practice') {
+        const items = snapshot.assessment?.items ?? [];
+        const position = items.length + 1;
+        item = {
+          position,
+          item: generatePracticeItem(this.deps.catalog, { skillId: current.skillBlueprintId, sessionId: this.sessionId, position, mastery: nextState.mastery[current.concept], exclude: new Set(items.map((stored) => stored.item.fingerprint)) }),
+        };
+        const progress = nextState.practice && nextState.practice.step === current.number ? nextState.practice : { step: current.number, presented: 0, answered: 0 };
+        nextState = { ...nextState, practice: { ...progress, presented: progress.presented + 1 } };
+      }
+    }
+    await this.commitTurn(snapshot, message, { text, state: nextState, logs, practice: scored, item, complete: applied.completeSession });
+    return true;
+  }
+
+  private async score(item: GeneratedItem, response: WidgetAnswer, owner: string, signal: AbortSignal) {
+    if ('selectedIndex' in response) return { credit: scoreChoice(item, response.selectedIndex), testsPassed: null, testsTotal: null, note: null };
+    if ('code' in response && item.code) {
+      return scoreCode(this.deps.codeRunner, item.code, { code: response.code, owner }, signal);
+    }
+    return { credit: 0, testsPassed: null, testsTotal: null, note: 'the answer does not fit this item' };
+  }
+
+  /** Step 6 + 7: one transaction for the reply, the state, the practice item or response, the logs; then the events. */
+  private async commitTurn(
+    snapshot: SessionSnapshot,
+    message: StoredMessage,
+    turn: {
+      text: string;
+      state: LearningSessionState;
+      logs: NewAgentLog[];
+      practice: { item: StoredItemRef; credit: number; answerText: string; note: string | null; testsPassed: number | null; testsTotal: number | null } | null;
+      item: { item: GeneratedItem; position: number } | null;
+      complete: boolean;
+    },
+  ): Promise<void> {
+    const { storage, clock, ids } = this.deps;
+    const now = clock.now();
+    const messageId = ids.next();
+    const widgetId = turn.item ? ids.next() : null;
+    const toolCallId = turn.item ? `practice-${ids.next()}` : null;
+    const widget = turn.item ? practiceWidget(turn.item.item) : null;
+    const committed = await storage.transaction(async (tx: StorageTx) => {
+      // A practice item left behind by a step change (or by the end of the plan) is withdrawn.
+      const before = typeStateOf(snapshot.session, 'learning');
+      const stale = snapshot.pendingAction && (turn.complete || turn.state.currentStep !== before.currentStep) ? snapshot.pendingAction : null;
+      if (stale) await tx.pendingActions.resolve(stale.id, 'cancelled', null, now);
+      await tx.messages.append(
+        tutorMessage({ id: messageId, sessionId: this.sessionId, content: turn.text, toolCall: widget && toolCallId ? { id: toolCallId, name: toolNameForKind(widget.kind), input: { ...widget.props } } : null, createdAt: now }),
+      );
+      await tx.messages.markAnswered(message.id, now);
+      if (turn.practice) {
+        const presentedAt = turn.practice.item.presentedAt;
+        await tx.assessments.addResponse(this.sessionId, {
+          itemId: turn.practice.item.id,
+          answerText: turn.practice.answerText,
+          credit: turn.practice.credit,
+          testsPassed: turn.practice.testsPassed,
+          testsTotal: turn.practice.testsTotal,
+          note: turn.practice.note,
+          responseSeconds: Math.max(0, Math.round((message.createdAt.getTime() - presentedAt.getTime()) / 1000)),
+          answeredAt: message.createdAt,
+        });
+      }
+      if (turn.item && widget && widgetId && toolCallId) {
+        await tx.pendingActions.create({ id: widgetId, sessionId: this.sessionId, toolCallId, kind: widget.kind, props: { ...widget.props }, createdAt: now });
+        await tx.assessments.addItem({ id: ids.next(), sessionId: this.sessionId, position: turn.item.position, item: turn.item.item, widgetId, presentedAt: now });
+      }
+      for (const log of turn.logs) await tx.agentLogs.append(log);
+      // The status changes only with a new widget, a withdrawn one or the end: a chat while a
+      // practice item waits leaves it waiting.
+      const status = turn.complete ? null : widget ? ('awaiting_client_action' as const) : stale ? ('active' as const) : null;
+      await tx.sessions.update(
+        this.sessionId,
+        {
+          typeState: turn.state,
+          ...(turn.complete ? { status: 'completed' as const, endReason: 'plan_completed', endedAt: now } : status ? { status } : {}),
+        },
+        now,
+      );
+      return tx.loadSessionSnapshot(this.sessionId, noMessages);
+    });
+    this.noteCommit();
+    this.announce(messageId, turn.text);
+    if (!committed) return;
+    const state = this.viewState(committed);
+    this.broadcast({ type: 'state_update', payload: { state } });
+    if (state.status === 'awaiting_client_action') this.broadcast({ type: 'widget', payload: state.pendingWidget });
+    if (turn.complete) this.broadcast({ type: 'session_complete', payload: { summary: learningSessionSummary(committed, now) } });
+  }
+
+  private async saveLogs(logs: NewAgentLog[]): Promise<void> {
+    if (logs.length === 0) return;
+    await this.deps.storage.transaction(async (tx) => {
+      for (const log of logs) await tx.agentLogs.append(log);
+    });
+  }
+
+  /** The reply, streamed in pieces, then whole (SPEC §4.4 step 7). */
+  private announce(messageId: string, text: string): void {
+    for (const delta of chunks(text)) this.broadcast({ type: 'assistant_delta', payload: { messageId, delta } });
+    this.broadcast({ type: 'assistant', payload: { messageId, message: text } });
+  }
+
+  private masterInput(snapshot: SessionSnapshot, state: LearningSessionState, message: StoredMessage, practice: PracticeView | null): MasterTurnInput {
+    const step = stepOf(state);
+    const learnerTexts = snapshot.messages.filter((stored) => stored.role === 'learner' && stored.seq <= message.seq).map((stored) => stored.content);
+    const mean = meanMastery(state.plan, state.mastery);
+    return {
+      sessionId: this.sessionId,
+      studyPlanId: state.studyPlanId,
+      plan: state.plan,
+      turn: snapshot.session.turn,
+      step,
+      unaskedQuestions: step.type === 'check' ? step.questions.map((_, index) => index).filter((index) => !state.planQuestionsAsked.includes(`${step.number}:${index}`)) : [],
+      mastery: planConcepts(state.plan).map((concept) => ({ concept, score: state.mastery[concept] ?? null })),
+      misconceptions: state.misconceptions,
+      timeline: state.timeline.map((entry) => `turn ${entry.turn}, step ${entry.step}: ${entry.summary || entry.intent}`),
+      pacing: pacingDirective({ turn: snapshot.session.turn, meanMastery: mean, anyEvidence: Object.keys(state.mastery).length > 0, timeline: state.timeline, planComplete: state.planComplete }),
+      style: learnerStyle(learnerTexts),
+      openQuestion: state.openQuestion,
+      recentMessages: recentOf(snapshot.messages, message),
+      learnerMessage: message.role === 'learner' ? message.content : null,
+      practice,
+      extension: state.extensionTurns !== null,
+      planComplete: state.planComplete,
+    };
+  }
+
+  private inputSummary(input: MasterTurnInput): string {
+    const open = input.openQuestion ? `; open question (${input.openQuestion.phase}, ${input.openQuestion.wrongAttempts} wrong)` : '';
+    const what = input.learnerMessage !== null ? `learner: "${input.learnerMessage.slice(0, 80)}"` : `practice answer${input.practice?.outcome ? (input.practice.outcome.correct ? ' (right)' : ' (wrong)') : ''}`;
+    return `turn ${input.turn}, step ${input.step.number} [${input.step.type}] ${input.step.concept}; pacing ${input.pacing}; style ${input.style.level}${input.style.disengaged ? ' (disengaging)' : ''}${open}; ${what}`;
+  }
+
+  private agentLog(agent: AgentName, at: { learnerId: string; turn: number }, inputSummary: string, output: unknown, startedAt: number, call: LearningCall<unknown> | null, outcome: AgentLogOutcome): NewAgentLog {
+    const now = this.deps.clock.now();
+    return {
+      id: this.deps.ids.next(),
+      sessionId: this.sessionId,
+      learnerId: at.learnerId,
+      turn: at.turn,
+      agent,
+      inputSummary: inputSummary.slice(0, 500),
+      output: output ?? null,
+      latencyMs: Math.max(0, now.getTime() - startedAt),
+      tokensIn: call?.usage?.inputTokens ?? null,
+      tokensOut: call?.usage?.outputTokens ?? null,
+      outcome,
+      createdAt: now,
+    };
+  }
+}
+
+type StoredItemRef = NonNullable<SessionSnapshot['assessment']>['items'][number];
+
+/** The last messages before (and without) `message`, as the master tutor reads them. */
+function recentOf(messages: readonly StoredMessage[], message: StoredMessage): RecentMessage[] {
+  return messages
+    .filter((stored) => stored.seq < message.seq)
+    .slice(-recentWindow)
+    .map((stored): RecentMessage => ({ role: stored.role === 'tutor' ? 'tutor' : 'learner', content: stored.role === 'tool_result' ? `(answered the practice item: ${stored.content.slice(0, 300)})` : stored.content }));
+}
+
+/** The state a learner sees of a learning session (SPEC §4.4 privacy). */
+export function learningState(snapshot: Pick<SessionSnapshot, 'session' | 'pendingAction'>): SessionState {
+  const state = typeStateOf(snapshot.session, 'learning');
+  const progress = learningProgress(state);
+  const base = buildState(snapshot.session, { recalledCount: progress.steps.filter((step) => step.status === 'done').length, totalPoints: progress.totalSteps }, snapshot.pendingAction);
+  return { ...base, learning: progress };
+}
+
+/** The summary of a learning session: steps covered, mastery per concept, misconceptions, turns, duration. */
+export function learningSessionSummary(snapshot: Pick<SessionSnapshot, 'session'>, now: Date): SessionSummary {
+  const { session } = snapshot;
+  const state = typeStateOf(session, 'learning');
+  const summary = learningSummary(state);
+  const ended = session.endedAt ?? now;
+  const reason = (session.endReason ?? 'ended_by_learner') as SessionSummary['reason'];
+  return {
+    sessionId: session.id,
+    type: 'learning',
+    status: session.status === 'abandoned' ? 'abandoned' : 'completed',
+    reason,
+    turns: session.turn,
+    recalledCount: summary.stepsCovered,
+    totalPoints: summary.totalSteps,
+    durationSeconds: Math.max(0, Math.round((ended.getTime() - session.createdAt.getTime()) / 1000)),
+    points: [],
+    learning: summary,
+  };
+}

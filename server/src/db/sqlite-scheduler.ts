@@ -1,0 +1,96 @@
+/**
+ * The SQLite scheduler repository (core/storage/scheduler-runs.ts): optimisation runs in
+ * `scheduler_runs`, the review history read from `cards` ⋈ `review_logs`.
+ */
+import { and, asc, count, desc, eq, sql } from 'drizzle-orm';
+import type { RatingName } from '../core/recall/fsrs';
+import type { CardHistory, SchedulerRepository, StoredSchedulerRun } from '../core/storage/scheduler-runs';
+import type { Database } from './database';
+import { cards, reviewLogs, schedulerRuns } from './schema';
+
+function toRun(row: typeof schedulerRuns.$inferSelect): StoredSchedulerRun {
+  return {
+    id: row.id,
+    learnerId: row.learnerId,
+    createdAt: row.createdAt,
+    reviewCount: row.reviewCount,
+    weights: row.weights,
+    previousWeights: row.previousWeights ?? null,
+    metrics: { logLoss: row.logLoss, rmseBins: row.rmseBins },
+    previousMetrics: { logLoss: row.previousLogLoss, rmseBins: row.previousRmseBins },
+    kept: row.kept,
+    durationMs: row.durationMs,
+  };
+}
+
+export function sqliteScheduler(database: Database): SchedulerRepository {
+  const countFor = database
+    .select({ reviews: count() })
+    .from(reviewLogs)
+    .innerJoin(cards, eq(cards.id, reviewLogs.cardId))
+    .where(eq(cards.learnerId, sql.placeholder('learnerId')))
+    .prepare();
+  return {
+    async currentWeights(learnerId) {
+      const row = database
+        .select({ weights: schedulerRuns.weights })
+        .from(schedulerRuns)
+        .where(and(eq(schedulerRuns.learnerId, learnerId), eq(schedulerRuns.kept, true)))
+        .orderBy(desc(schedulerRuns.createdAt), asc(schedulerRuns.id))
+        .limit(1)
+        .get();
+      return row ? row.weights : null;
+    },
+    async listRuns(learnerId, limit) {
+      const query = database.select().from(schedulerRuns).where(eq(schedulerRuns.learnerId, learnerId)).orderBy(desc(schedulerRuns.createdAt), asc(schedulerRuns.id));
+      return (limit === undefined ? query.all() : query.limit(limit).all()).map(toRun);
+    },
+    async reviewHistory(learnerId) {
+      const histories = new Map<string, CardHistory>();
+      for (const card of database.select({ id: cards.id, pointId: cards.pointId }).from(cards).where(eq(cards.learnerId, learnerId)).orderBy(asc(cards.id)).all()) {
+        histories.set(card.id, { cardId: card.id, pointId: card.pointId, reviews: [] });
+      }
+      const logs = database
+        .select({ cardId: reviewLogs.cardId, rating: reviewLogs.rating, reviewedAt: reviewLogs.reviewedAt })
+        .from(reviewLogs)
+        .innerJoin(cards, eq(cards.id, reviewLogs.cardId))
+        .where(eq(cards.learnerId, learnerId))
+        .orderBy(asc(reviewLogs.reviewedAt), asc(reviewLogs.id))
+        .all();
+      for (const log of logs) histories.get(log.cardId)?.reviews.push({ rating: log.rating as RatingName, reviewedAt: log.reviewedAt });
+      return [...histories.values()];
+    },
+    async reviewCount(learnerId) {
+      return countFor.get({ learnerId })?.reviews ?? 0;
+    },
+    async learnersWithReviews(minimum) {
+      return database
+        .select({ learnerId: cards.learnerId, reviewCount: count() })
+        .from(reviewLogs)
+        .innerJoin(cards, eq(cards.id, reviewLogs.cardId))
+        .groupBy(cards.learnerId)
+        .having(sql`count(*) >= ${minimum}`)
+        .orderBy(asc(cards.learnerId))
+        .all();
+    },
+    async addRun(run) {
+      database
+        .insert(schedulerRuns)
+        .values({
+          id: run.id,
+          learnerId: run.learnerId,
+          reviewCount: run.reviewCount,
+          weights: run.weights,
+          previousWeights: run.previousWeights,
+          logLoss: run.metrics.logLoss,
+          rmseBins: run.metrics.rmseBins,
+          previousLogLoss: run.previousMetrics.logLoss,
+          previousRmseBins: run.previousMetrics.rmseBins,
+          kept: run.kept,
+          durationMs: run.durationMs,
+          createdAt: run.createdAt,
+        })
+        .run();
+    },
+  };
+}

@@ -1,0 +1,162 @@
+/**
+ * Learning sessions (SPEC §4.4) through the `anthropic` provider: the real server (HTTP + ws +
+ * SQLite) → the learning room → the model provider → the real SDK → the fake Messages API.
+ * The master tutor is one forced `tutor_turn` call with seed 002's fields and a cached system
+ * prompt; a malformed output is retried once, then answered by a fallback; the safety gate
+ * redirects; internals stay in the agent logs, never in frames or messages.
+ */
+import type { ServerEvent } from '@tutorloop/shared';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { additionPlan } from '../../src/core/learning/test-fixtures';
+import { startAnthropicTestServer, type AnthropicTestServer } from '../helpers/anthropic-test-server';
+import { fakeReplies, type FakeAnthropic } from '../helpers/fake-anthropic';
+import type { SocketClient, TestServer } from '../helpers/test-server';
+
+let fake: FakeAnthropic;
+let server: TestServer;
+let running: AnthropicTestServer;
+
+const seedFields = ['response', 'intent', 'answer_correct', 'misconceptions_detected', 'mastery_signal', 'mastery_updates', 'advance_to_step', 'question_asked', 'expected_answer', 'question_concept', 'session_complete', 'turn_summary', 'reasoning'];
+
+/** A master-tutor answer with seed 002's fields. */
+function tutorTurn(fields: Record<string, unknown>) {
+  return fakeReplies.toolUse('tutor_turn', {
+    response: 'Good.',
+    intent: 'answer',
+    answer_correct: null,
+    misconceptions_detected: [],
+    mastery_signal: 'adequate',
+    mastery_updates: [],
+    advance_to_step: null,
+    question_asked: null,
+    expected_answer: null,
+    question_concept: null,
+    session_complete: false,
+    turn_summary: 'SECRET-SUMMARY of the turn',
+    reasoning: 'SECRET-REASONING about the learner',
+    ...fields,
+  });
+}
+
+beforeEach(async () => {
+  running = await startAnthropicTestServer();
+  ({ fake, server } = running);
+  await server.server.storage.transaction((tx) => tx.studyPlans.upsertBuiltIn({ id: 'addition', plan: additionPlan }, new Date()));
+});
+afterEach(async () => running.close());
+
+async function startLearning(): Promise<{ client: SocketClient; sessionId: string; token: string }> {
+  const { token } = await server.register();
+  const created = await server.api<{ sessionId: string }>('POST', '/api/sessions', { token, body: { type: 'learning', studyPlanId: 'addition' } });
+  expect(created.status).toBe(201);
+  const client = await server.connect(created.body.sessionId, token);
+  await client.waitFor('assistant');
+  return { client, sessionId: created.body.sessionId, token };
+}
+
+async function say(client: SocketClient, message: string, id: string): Promise<ServerEvent[]> {
+  const from = client.events.length;
+  client.send({ type: 'chat', payload: { message, clientMessageId: id } });
+  await client.waitFor('state_update', { from });
+  return client.events.slice(from);
+}
+
+const stored = (sessionId: string) => server.server.database.$client.prepare('SELECT role, content, answered_at FROM messages WHERE session_id = ? ORDER BY seq').all(sessionId) as Array<{ role: string; content: string; answered_at: number | null }>;
+const agentLogs = (sessionId: string) => server.server.storage.read((reader) => reader.agentLogs.listForSession(sessionId));
+
+describe('a learning session through the anthropic provider', () => {
+  it('asks the master tutor with a forced tool of seed 002’s fields and a cached system prompt, and keeps its internals out of frames', async () => {
+    fake.enqueue('other', fakeReplies.text('Welcome! Today: adding two-digit numbers. What do you know about tens and ones?'));
+    const { client, sessionId } = await startLearning();
+    expect(client.events.some((event) => event.type === 'assistant' && event.payload.message.startsWith('Welcome!'))).toBe(true);
+
+    fake.enqueue('master', tutorTurn({ response: 'Nice. How many tens are in 58?', intent: 'continuation', advance_to_step: 2, question_asked: 'How many tens are in 58?', expected_answer: '5', question_concept: 'place value' }));
+    const events = await say(client, 'tens and ones make a number', 'c1');
+    const [request] = fake.requestsFor('master');
+    expect(request!.body.tool_choice).toMatchObject({ type: 'tool', name: 'tutor_turn' });
+    const schema = request!.body.tools![0]!.input_schema as { properties: Record<string, unknown> };
+    expect(Object.keys(schema.properties).sort()).toEqual([...seedFields].sort());
+    expect(request!.body.system![0]!.cache_control).toEqual({ type: 'ephemeral' });
+    expect(request!.body.system![0]!.text).toContain('Study plan: Adding two-digit numbers');
+    const turnPrompt = request!.body.messages[0]!.content as string;
+    expect(turnPrompt).toContain('Pacing: TURN 1');
+    expect(turnPrompt).toContain('tens and ones make a number');
+
+    const state = events.filter((event) => event.type === 'state_update').at(-1)!;
+    expect(state.payload.state).toMatchObject({ learning: { step: 2, stepType: 'check', questionOpen: true } });
+    expect(events.some((event) => event.type === 'assistant_delta')).toBe(true);
+    const frames = JSON.stringify(client.events);
+    expect(frames).not.toContain('SECRET-');
+    expect(JSON.stringify(stored(sessionId))).not.toContain('SECRET-');
+    const replay = await server.api('GET', `/api/sessions/${sessionId}/replay`, { token: (await server.register()).token });
+    expect(replay.status).toBe(403);
+
+    const logs = await agentLogs(sessionId);
+    expect(logs.map((log) => [log.agent, log.outcome])).toEqual([
+      ['welcome', 'ok'],
+      ['safety', 'ok'],
+      ['master_tutor', 'ok'],
+    ]);
+    expect(JSON.stringify(logs[2]!.output)).toContain('SECRET-REASONING');
+    expect(logs[2]!.tokensIn).toBeGreaterThan(0);
+  });
+
+  it('retries a malformed output once, then answers with a fallback — the message is kept and answered', async () => {
+    const { client, sessionId } = await startLearning();
+    fake.enqueue('master', fakeReplies.toolUse('tutor_turn', { answer: 'no response field here' }), fakeReplies.text('not even a tool call'));
+    const events = await say(client, 'hello there', 'c1');
+    const reply = events.find((event) => event.type === 'assistant');
+    expect(reply && reply.type === 'assistant' && reply.payload.message).toMatch(/lost my train of thought/);
+    const requests = fake.requestsFor('master');
+    expect(requests).toHaveLength(2);
+    expect(requests[1]!.body.messages[0]!.content as string).toContain('could not be used: the output has no `response` text');
+    expect(stored(sessionId).filter((message) => message.role === 'learner').map((message) => [message.content, message.answered_at !== null])).toEqual([['hello there', true]]);
+    const logs = await agentLogs(sessionId);
+    expect(logs.filter((log) => log.agent === 'master_tutor').map((log) => log.outcome)).toEqual(['retried', 'fallback']);
+    expect(events.filter((event) => event.type === 'state_update').at(-1)).toMatchObject({ payload: { state: { learning: { step: 1 } } } });
+
+    // A malformed answer followed by a good one: the good one is used.
+    fake.enqueue('master', fakeReplies.text('{"oops": true}'), tutorTurn({ response: 'Let’s look at tens.', advance_to_step: 2 }));
+    const next = await say(client, 'ok', 'c2');
+    expect(next.find((event) => event.type === 'assistant')).toMatchObject({ payload: { message: 'Let’s look at tens.' } });
+  });
+
+  it('redirects an unsafe message without calling the master tutor, and records the flag', async () => {
+    const { client, sessionId } = await startLearning();
+    fake.enqueue('safety', fakeReplies.safetyVerdict(false, 'self-harm'));
+    const events = await say(client, 'something unsafe', 'c1');
+    expect(events.find((event) => event.type === 'assistant')).toMatchObject({ payload: { message: expect.stringContaining('safe and useful space') } });
+    expect(fake.requestsFor('master')).toHaveLength(0);
+    const logs = await agentLogs(sessionId);
+    expect(logs.at(-1)).toMatchObject({ agent: 'safety', outcome: 'refused' });
+    const session = await server.server.storage.read((reader) => reader.sessions.get(sessionId));
+    expect(session?.type === 'learning' && session.typeState.safetyFlags).toBe(1);
+  });
+
+  it('refuses session_complete before the final step; nothing completes', async () => {
+    const { client } = await startLearning();
+    fake.enqueue('master', tutorTurn({ response: 'We are all done!', session_complete: true }));
+    const events = await say(client, 'I know all of this', 'c1');
+    expect(events.some((event) => event.type === 'session_complete')).toBe(false);
+    expect(events.filter((event) => event.type === 'state_update').at(-1)).toMatchObject({ payload: { state: { status: 'active', learning: { step: 1 } } } });
+  });
+
+  it('regenerates a reply that gives away an open question’s answer, and strips it if it still does', async () => {
+    const { client } = await startLearning();
+    fake.enqueue('master', tutorTurn({ response: 'How many tens are in 58?', advance_to_step: 2, question_asked: 'How many tens are in 58?', expected_answer: '5' }));
+    await say(client, 'ready', 'c1');
+    // A wrong answer: the reply (probe phase) must not contain the answer "5"… twice over.
+    fake.enqueue(
+      'master',
+      tutorTurn({ response: 'Not quite. The answer is 5 tens. Think again about the left digit.', answer_correct: false }),
+      tutorTurn({ response: 'Not quite: it is 5. Think again about the left digit.', answer_correct: false }),
+    );
+    const events = await say(client, '8', 'c2');
+    const requests = fake.requestsFor('master');
+    expect(requests).toHaveLength(3);
+    expect(requests[2]!.body.messages[0]!.content as string).toContain('leaked (expected answer)');
+    const reply = events.find((event) => event.type === 'assistant');
+    expect(reply).toMatchObject({ payload: { message: 'Not quite. Think again about the left digit.' } });
+    expect(events.filter((event) => event.type === 'state_update').at(-1)).toMatchObject({ payload: { state: { learning: { questionOpen: true } } } });
+  });
+});
