@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defaultModels, parseConfig } from './config';
+import { defaultModels, parseConfig, providerDefaultModels } from './config';
 
 describe('parseConfig', () => {
   it('has sensible defaults: loopback, port 3000, offline without a key', () => {
@@ -19,9 +19,32 @@ describe('parseConfig', () => {
     expect(config.ok && config.value.provider).toBe('anthropic');
   });
 
+  it('auto: Anthropic key first, then the OpenAI key, else offline; each provider with its own default models', () => {
+    const both = parseConfig({ ANTHROPIC_API_KEY: 'a-key', OPENAI_API_KEY: 'o-key' });
+    expect(both.ok && both.value).toMatchObject({ provider: 'anthropic', tutorModel: 'claude-sonnet-4-6', evaluatorModel: 'claude-haiku-4-5', safetyModel: 'claude-haiku-4-5' });
+    const openai = parseConfig({ OPENAI_API_KEY: 'o-key', OPENAI_BASE_URL: 'http://127.0.0.1:11434/v1' });
+    expect(openai.ok && openai.value).toMatchObject({
+      provider: 'openai',
+      openaiApiKey: 'o-key',
+      openaiBaseUrl: 'http://127.0.0.1:11434/v1',
+      tutorModel: providerDefaultModels.openai.tutor,
+      evaluatorModel: providerDefaultModels.openai.evaluator,
+      safetyModel: providerDefaultModels.openai.evaluator,
+    });
+    expect(parseConfig({ OPENAI_API_KEY: '' }).ok && parseConfig({ OPENAI_API_KEY: '' })).toMatchObject({ value: { provider: 'offline' } });
+  });
+
+  it('takes a model id per role; the safety gate follows the evaluator unless SAFETY_MODEL is set', () => {
+    const env = { LLM_PROVIDER: 'openai', OPENAI_API_KEY: 'ollama', TUTOR_MODEL: 'llama3.1:8b', EVALUATOR_MODEL: 'qwen2.5:7b' };
+    expect(parseConfig(env)).toMatchObject({ ok: true, value: { provider: 'openai', tutorModel: 'llama3.1:8b', evaluatorModel: 'qwen2.5:7b', safetyModel: 'qwen2.5:7b' } });
+    expect(parseConfig({ ...env, SAFETY_MODEL: 'llama-guard3:1b' })).toMatchObject({ ok: true, value: { safetyModel: 'llama-guard3:1b' } });
+  });
+
   it('stops with one line naming the variable', () => {
     expect(parseConfig({ PORT: 'eighty' })).toEqual({ ok: false, error: expect.stringMatching(/^Invalid configuration: PORT .*"eighty"/) });
-    expect(parseConfig({ LLM_PROVIDER: 'openai' })).toEqual({ ok: false, error: expect.stringMatching(/^Invalid configuration: LLM_PROVIDER /) });
+    expect(parseConfig({ LLM_PROVIDER: 'gemini' })).toEqual({ ok: false, error: expect.stringMatching(/^Invalid configuration: LLM_PROVIDER .*"gemini"/) });
+    expect(parseConfig({ LLM_PROVIDER: 'openai' })).toEqual({ ok: false, error: expect.stringMatching(/^Invalid configuration: LLM_PROVIDER is "openai" but OPENAI_API_KEY is not set/) });
+    expect(parseConfig({ OPENAI_BASE_URL: 'localhost:11434' })).toEqual({ ok: false, error: expect.stringMatching(/^Invalid configuration: OPENAI_BASE_URL must be an http\(s\) URL/) });
     expect(parseConfig({ JWT_SECRET: 'short' })).toEqual({ ok: false, error: expect.stringMatching(/^Invalid configuration: JWT_SECRET must be at least 32 characters/) });
     expect(parseConfig({ ANTHROPIC_BASE_URL: 'not a url' })).toEqual({ ok: false, error: expect.stringMatching(/^Invalid configuration: ANTHROPIC_BASE_URL must be a URL/) });
     expect(parseConfig({ LLM_PROVIDER: 'anthropic' })).toEqual({

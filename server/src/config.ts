@@ -11,8 +11,18 @@ import { z } from 'zod';
 
 export const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
-/** Current model ids (not in the SDK's deprecation table); override with TUTOR_MODEL / EVALUATOR_MODEL. */
-export const defaultModels = { tutor: 'claude-sonnet-4-6', evaluator: 'claude-haiku-4-5' } as const;
+/**
+ * Current model ids per role and vendor (Anthropic's are not in its SDK's deprecation table;
+ * OpenAI's are non-reasoning models, which take the evaluator's temperature and `max_tokens`);
+ * override with TUTOR_MODEL / EVALUATOR_MODEL / SAFETY_MODEL. The safety gate runs on the
+ * evaluator's (small, fast) model unless SAFETY_MODEL names another. `defaultModels` is
+ * Anthropic's, the defaults when no model provider is configured.
+ */
+export const providerDefaultModels = {
+  anthropic: { tutor: 'claude-sonnet-4-6', evaluator: 'claude-haiku-4-5' },
+  openai: { tutor: 'gpt-4.1', evaluator: 'gpt-4.1-mini' },
+} as const satisfies Partial<Record<ProviderName, { tutor: string; evaluator: string }>>;
+export const defaultModels = providerDefaultModels.anthropic;
 
 const emptyAsUndefined = (value: unknown) => (value === '' ? undefined : value);
 
@@ -23,8 +33,12 @@ const ConfigSchema = z.object({
   JWT_SECRET: z.preprocess(emptyAsUndefined, z.string().min(32, 'must be at least 32 characters').optional()),
   ANTHROPIC_API_KEY: z.preprocess(emptyAsUndefined, z.string().min(1).optional()),
   ANTHROPIC_BASE_URL: z.preprocess(emptyAsUndefined, z.url('must be a URL').optional()),
-  TUTOR_MODEL: z.preprocess(emptyAsUndefined, z.string().min(1).default(defaultModels.tutor)),
-  EVALUATOR_MODEL: z.preprocess(emptyAsUndefined, z.string().min(1).default(defaultModels.evaluator)),
+  OPENAI_API_KEY: z.preprocess(emptyAsUndefined, z.string().min(1).optional()),
+  /** Any OpenAI-compatible Chat Completions API root, `/v1` included (Ollama, vLLM, …). */
+  OPENAI_BASE_URL: z.preprocess(emptyAsUndefined, z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional()),
+  TUTOR_MODEL: z.preprocess(emptyAsUndefined, z.string().min(1).optional()),
+  EVALUATOR_MODEL: z.preprocess(emptyAsUndefined, z.string().min(1).optional()),
+  SAFETY_MODEL: z.preprocess(emptyAsUndefined, z.string().min(1).optional()),
   LLM_PROVIDER: z.preprocess(emptyAsUndefined, ProviderSetting.default('auto')),
   LOG_LEVEL: z.preprocess(
     emptyAsUndefined,
@@ -59,8 +73,12 @@ export interface Config {
   jwtSecret: string | undefined;
   anthropicApiKey: string | undefined;
   anthropicBaseUrl: string | undefined;
+  openaiApiKey: string | undefined;
+  openaiBaseUrl: string | undefined;
+  /** Model ids per role, for the chosen provider (its defaults unless set). */
   tutorModel: string;
   evaluatorModel: string;
+  safetyModel: string;
   provider: ProviderName;
   logLevel: z.infer<typeof ConfigSchema>['LOG_LEVEL'];
   wsMaxFrameBytes: number;
@@ -85,7 +103,17 @@ export function parseConfig(environment: Record<string, string | undefined>): Co
   if (env.LLM_PROVIDER === 'anthropic' && !env.ANTHROPIC_API_KEY) {
     return { ok: false, error: 'Invalid configuration: LLM_PROVIDER is "anthropic" but ANTHROPIC_API_KEY is not set' };
   }
-  const provider = env.LLM_PROVIDER === 'auto' ? (env.ANTHROPIC_API_KEY ? 'anthropic' : 'offline') : env.LLM_PROVIDER;
+  if (env.LLM_PROVIDER === 'openai' && !env.OPENAI_API_KEY) {
+    return {
+      ok: false,
+      error: 'Invalid configuration: LLM_PROVIDER is "openai" but OPENAI_API_KEY is not set (any value for a server that needs none, such as Ollama)',
+    };
+  }
+  // auto: Anthropic's key first, then OpenAI's, else the offline tutor.
+  const provider: ProviderName =
+    env.LLM_PROVIDER === 'auto' ? (env.ANTHROPIC_API_KEY ? 'anthropic' : env.OPENAI_API_KEY ? 'openai' : 'offline') : env.LLM_PROVIDER;
+  const models = provider === 'openai' ? providerDefaultModels.openai : providerDefaultModels.anthropic;
+  const evaluatorModel = env.EVALUATOR_MODEL ?? models.evaluator;
   const dataDir = path.resolve(env.DATA_DIR);
   return {
     ok: true,
@@ -97,8 +125,11 @@ export function parseConfig(environment: Record<string, string | undefined>): Co
       jwtSecret: env.JWT_SECRET,
       anthropicApiKey: env.ANTHROPIC_API_KEY,
       anthropicBaseUrl: env.ANTHROPIC_BASE_URL,
-      tutorModel: env.TUTOR_MODEL,
-      evaluatorModel: env.EVALUATOR_MODEL,
+      openaiApiKey: env.OPENAI_API_KEY,
+      openaiBaseUrl: env.OPENAI_BASE_URL,
+      tutorModel: env.TUTOR_MODEL ?? models.tutor,
+      evaluatorModel,
+      safetyModel: env.SAFETY_MODEL ?? evaluatorModel,
       provider,
       logLevel: env.LOG_LEVEL,
       wsMaxFrameBytes: env.WS_MAX_FRAME_BYTES,

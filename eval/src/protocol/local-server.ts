@@ -17,7 +17,12 @@ export const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.met
 export type TutorProvider = ProviderSetting;
 
 export interface LocalServerOptions {
-  /** `LLM_PROVIDER` of the server; `offline` (the default) needs no key and no network. */
+  /**
+   * `LLM_PROVIDER` of the server; `offline` (the default) needs no key and no network. The
+   * others read their settings from this process's environment, which the server inherits
+   * (`ANTHROPIC_API_KEY`; `OPENAI_API_KEY` and `OPENAI_BASE_URL` for any OpenAI-compatible
+   * server; `TUTOR_MODEL`, `EVALUATOR_MODEL`, `SAFETY_MODEL`).
+   */
   provider?: TutorProvider;
   /** Longest wait for the "running at" line. */
   startTimeoutMs?: number;

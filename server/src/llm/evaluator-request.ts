@@ -155,6 +155,8 @@ Which of these points does the learner's latest message demonstrate? Call ${eval
     messages: [{ role: 'user', content }],
     tools: [evaluationTool([first, ...rest])],
     toolChoice: { type: 'tool', name: evaluationToolName },
+    // Only the tool's input is wanted: vendors with strict structured output may use it instead.
+    structuredOutput: true,
     temperature: evaluatorTemperature,
     maxTokens: evaluatorMaxTokens,
   };

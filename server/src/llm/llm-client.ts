@@ -68,6 +68,13 @@ export interface LlmRequest {
   messages: LlmMessage[];
   tools?: LlmTool[];
   toolChoice?: LlmToolChoice;
+  /**
+   * With a forced tool (`toolChoice: {type: 'tool'}`): the answer is nothing but that tool's
+   * input, so a vendor with a structured-output mode may ask for it as a strict JSON schema
+   * instead of a tool call (transports/openai: `response_format: json_schema`). It comes back
+   * as a `tool_use` block of that tool either way; vendors without such a mode ignore it.
+   */
+  structuredOutput?: boolean;
   temperature?: number;
   maxTokens: number;
 }

@@ -11,6 +11,7 @@ import type { Logger } from '../core/ports';
 import type { TutorProvider } from '../core/provider';
 import type { LlmCallRecorder } from './llm-client';
 import { createAnthropicModelProvider } from './transports/anthropic';
+import { createOpenAiModelProvider } from './transports/openai';
 
 /** What a factory may use to build its provider. */
 export interface ProviderContext {
@@ -24,6 +25,7 @@ export type ProviderFactory = (context: ProviderContext) => TutorProvider;
 
 export const providerFactories: Record<ProviderName, ProviderFactory> = {
   anthropic: createAnthropicModelProvider,
+  openai: createOpenAiModelProvider,
   // A short pause between chunks keeps the offline tutor's streaming visible, as a model's would be.
   offline: () => createOfflineProvider({ chunkDelayMs: 25 }),
 };

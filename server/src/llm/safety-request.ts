@@ -38,6 +38,7 @@ export function buildSafetyRequest(message: string, model: string, sessionId?: s
     messages: [{ role: 'user', content: `<message>\n${message}\n</message>` }],
     tools: [safetyTool],
     toolChoice: { type: 'tool', name: safetyToolName },
+    structuredOutput: true,
     temperature: 0,
     maxTokens: safetyMaxTokens,
   };

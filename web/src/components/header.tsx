@@ -1,4 +1,4 @@
-import type { ProviderName } from '@tutorloop/shared';
+import { providerLabels, type ProviderName } from '@tutorloop/shared';
 import { useAuth } from '../hooks/use-auth';
 import { useHealth } from '../hooks/use-health';
 import { useRoute } from '../hooks/use-route';
@@ -9,7 +9,7 @@ const offlineExplanation = 'No API key is set: a local deterministic tutor is an
 /** The provider (shared/src/providers.ts) that gets the offline badge. */
 const offlineProvider = 'offline' satisfies ProviderName;
 
-type Section = 'sets' | 'assessments' | 'settings';
+type Section = 'sets' | 'plans' | 'assessments' | 'settings';
 
 /** Which header link the page belongs to (a set's page and editor are under "Recall sets"). */
 function sectionOf(route: Route): Section | null {
@@ -20,6 +20,12 @@ function sectionOf(route: Route): Section | null {
     case 'set-detail':
     case 'import':
       return 'sets';
+    case 'plans':
+    case 'plan-new':
+    case 'plan-import':
+    case 'plan-detail':
+    case 'plan-edit':
+      return 'plans';
     case 'assessments':
       return 'assessments';
     case 'settings':
@@ -39,11 +45,12 @@ function assertNever(value: never): never {
 
 const links: Array<{ section: Section; href: string; label: string }> = [
   { section: 'sets', href: '#/sets', label: 'Recall sets' },
+  { section: 'plans', href: '#/study-plans', label: 'Study plans' },
   { section: 'assessments', href: '#/assessments', label: 'Assessments' },
   { section: 'settings', href: '#/settings', label: 'Settings' },
 ];
 
-/** App name, the main links, the offline-tutor badge, and who is signed in. */
+/** App name, the main links, the tutor's badge (offline, or the model provider), and who is signed in. */
 export function Header() {
   const current = sectionOf(useRoute());
   const learner = useAuth((state) => state.learner);
@@ -75,6 +82,11 @@ export function Header() {
               {offlineExplanation}
             </span>
           </>
+        ) : tutor ? (
+          // A model provider: name it, so a server on Ollama or vLLM is told apart from Anthropic.
+          <span className="badge" title={`Replies come from the ${providerLabels[tutor]} model provider`} data-testid="provider-badge">
+            {providerLabels[tutor]} tutor
+          </span>
         ) : null}
         {token ? (
           <nav className="main-nav" aria-label="Main">

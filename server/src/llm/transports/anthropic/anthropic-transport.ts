@@ -13,6 +13,7 @@ import Anthropic, { APIConnectionError, APIConnectionTimeoutError, APIError, API
 import type { RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages';
 import { silentLogger, type Logger } from '../../../core/ports';
 import { LlmError, zeroUsage, type LlmStopReason } from '../../llm-client';
+import { isNetworkFailure } from '../../network-failure';
 import { retryAfterFromHeaders } from '../../retry-after';
 import type { LlmTransport, TransportFailure, TransportStreamEvent } from '../../transport';
 import { asRecord, fromMessage, mergeUsage, parseToolInput, toMessageParams, toStopReason } from './anthropic-messages';
@@ -25,19 +26,6 @@ export interface AnthropicTransportOptions {
 }
 
 const retryableStatuses: ReadonlySet<number> = new Set([429, 500, 502, 503, 504, 529]);
-
-const networkFailure = /\b(?:terminated|other side closed|socket hang up|ECONNRESET|ECONNREFUSED|EPIPE|premature close)\b/i;
-
-/** True when the error (or one of its causes) is a transport failure rather than a bad response. */
-function isNetworkFailure(error: unknown): boolean {
-  let current: unknown = error;
-  for (let depth = 0; depth < 5 && current instanceof Error; depth += 1) {
-    const code = (current as { code?: unknown }).code;
-    if (current.name === 'SocketError' || (typeof code === 'string' && networkFailure.test(code)) || networkFailure.test(current.message)) return true;
-    current = current.cause;
-  }
-  return false;
-}
 
 /** What an SDK error means, in neutral terms. */
 export function classifyAnthropicError(error: unknown): TransportFailure {

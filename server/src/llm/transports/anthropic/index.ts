@@ -30,5 +30,5 @@ export function createAnthropicModelProvider({ config, logger, recordCall }: Pro
     logger,
     recordCall,
   });
-  return createModelProvider({ name: 'anthropic', client, tutorModel: config.tutorModel, evaluatorModel: config.evaluatorModel, logger });
+  return createModelProvider({ name: 'anthropic', client, tutorModel: config.tutorModel, evaluatorModel: config.evaluatorModel, safetyModel: config.safetyModel, logger });
 }
