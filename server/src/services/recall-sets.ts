@@ -1,8 +1,10 @@
 /** Recall sets and their points, owned by one learner; due counts from the learner's cards. Through the storage port. */
-import type { CardView, RecallSetDetail, RecallSetSummary, UpdateRecallSetBody } from '@tutorloop/shared';
+import type { CardList, RecallSetDetail, RecallSetSummary, UpdateRecallSetBody } from '@tutorloop/shared';
 import { parseImport } from '../core/recall-sets/import-text';
-import { isDue } from '../core/recall/fsrs';
+import { countStatuses, schedulePoints, type ScheduledPoint } from '../core/scheduler/point-schedule';
 import type { StoredCard } from '../core/storage/cards';
+import { loadSchedulerSettings } from '../core/scheduler/learner-settings';
+import type { StorageReader } from '../core/storage/storage';
 import type { RecallPointRecord, RecallSetReader, RecallSetRecord } from '../core/storage/recall-sets';
 import type { Storage } from '../core/storage/storage';
 import { AppError } from './app-error';
@@ -17,8 +19,8 @@ export class RecallSetService {
       const sets = await reader.recallSets.listByLearner(learnerId);
       if (sets.length === 0) return [];
       const points = await reader.recallSets.listPointsOfSets(sets.map((set) => set.id));
-      const cards = await reader.cards.listFor(learnerId, points.map((point) => point.id));
-      return sets.map((set) => summarize(set, points.filter((point) => point.recallSetId === set.id), cards, now));
+      const scheduled = await scheduleOf(reader, learnerId, points, now);
+      return sets.map((set) => summarize(set, points.filter((point) => point.recallSetId === set.id), scheduled));
     });
   }
 
@@ -26,9 +28,8 @@ export class RecallSetService {
     return this.storage.read(async (reader) => {
       const set = await owned(reader.recallSets, learnerId, setId);
       const points = await reader.recallSets.listPoints(setId);
-      const cards = await reader.cards.listFor(learnerId, points.map((point) => point.id));
       return {
-        ...summarize(set, points, cards, now),
+        ...summarize(set, points, await scheduleOf(reader, learnerId, points, now)),
         points: points.map((point) => ({ id: point.id, content: point.content, context: point.context, position: point.position })),
       };
     });
@@ -89,14 +90,18 @@ export class RecallSetService {
     });
   }
 
-  /** The learner's FSRS state per point of a set (points never reviewed show as new, due now). */
-  cards(learnerId: string, setId: string, now: Date): Promise<CardView[]> {
+  /**
+   * The learner's FSRS state per point of a set (points never reviewed show as new, due now),
+   * with what each needs now and its predicted recall — from the same schedule as the counts.
+   */
+  cards(learnerId: string, setId: string, now: Date): Promise<CardList> {
     return this.storage.read(async (reader) => {
       await owned(reader.recallSets, learnerId, setId);
       const points = await reader.recallSets.listPoints(setId);
-      const byPoint = await reader.cards.listFor(learnerId, points.map((point) => point.id));
-      return points.map((point) => {
-        const card = byPoint.get(point.id);
+      const settings = await loadSchedulerSettings(reader, learnerId);
+      const scheduled = await scheduleOf(reader, learnerId, points, now);
+      const cards = points.map((point) => {
+        const { card, status, retrievability } = scheduled.get(point.id)!;
         return {
           pointId: point.id,
           content: point.content,
@@ -107,10 +112,21 @@ export class RecallSetService {
           lapses: card?.lapses ?? 0,
           state: card?.state ?? 'new',
           lastReview: card?.lastReview?.toISOString() ?? null,
+          status,
+          retrievability,
         };
       });
+      return { cards, asOf: now.toISOString(), desiredRetention: settings.retention };
     });
   }
+}
+
+/** The one schedule query every count and view uses: the learner's cards for these points, classified at `now`. */
+async function scheduleOf(reader: StorageReader, learnerId: string, points: readonly RecallPointRecord[], now: Date): Promise<Map<string, ScheduledPoint>> {
+  const settings = await loadSchedulerSettings(reader, learnerId);
+  const pointIds = points.map((point) => point.id);
+  const cards: Map<string, StoredCard> = await reader.cards.listFor(learnerId, pointIds);
+  return new Map(schedulePoints(pointIds, cards, now, settings).map((point) => [point.pointId, point]));
 }
 
 /** The set if the learner owns it; another learner's set is indistinguishable from none. */
@@ -120,14 +136,8 @@ export async function owned(sets: RecallSetReader, learnerId: string, setId: str
   return set;
 }
 
-function summarize(set: RecallSetRecord, points: RecallPointRecord[], cardsByPoint: Map<string, StoredCard>, now: Date): RecallSetSummary {
-  let dueCount = 0;
-  let newCount = 0;
-  for (const point of points) {
-    const card = cardsByPoint.get(point.id) ?? null;
-    if (!card) newCount += 1;
-    if (isDue(card, now)) dueCount += 1;
-  }
+function summarize(set: RecallSetRecord, points: RecallPointRecord[], scheduled: ReadonlyMap<string, ScheduledPoint>): RecallSetSummary {
+  const { dueCount, newCount } = countStatuses(points.map((point) => scheduled.get(point.id)!));
   return {
     id: set.id,
     name: set.name,

@@ -1,58 +1,170 @@
+/**
+ * Golden scheduling tests (fixed dates, no fuzz, ts-fsrs 5.4 with FSRS-6 default parameters)
+ * for the rules of ARCHITECTURE.md "Decisions": the grade reflects the evidence of recall,
+ * no same-day learning steps, early reviews as FSRS prescribes, one definition of due/new.
+ */
 import { describe, expect, it } from 'vitest';
-import { isDue, newCard, ratingForConfidence, reviewCard } from './fsrs';
+import {
+  isDue,
+  newCard,
+  pointStatus,
+  ratingForRecall,
+  RecallEvidences,
+  replayHistory,
+  retrievability,
+  reviewCard,
+  type CardRecord,
+  type RecallEvidence,
+} from './fsrs';
 
 const now = new Date('2026-11-01T09:00:00.000Z');
+const at = (iso: string) => new Date(iso);
 const days = (from: Date, to: Date) => Math.round((to.getTime() - from.getTime()) / 86_400_000);
+const evidences: RecallEvidence[] = [RecallEvidences.free, RecallEvidences.cued, RecallEvidences.recognition];
 
-describe('confidence → rating', () => {
-  it('maps the documented thresholds', () => {
-    expect([0, 0.3, 0.59, 0.6, 0.89, 0.9, 1].map(ratingForConfidence)).toEqual(['hard', 'hard', 'hard', 'good', 'good', 'easy', 'easy']);
+/** A card reviewed Good three times on time: last review 2026-11-18, due 2027-01-14. */
+function matureCard(): CardRecord {
+  let card = reviewCard(newCard(now), 'good', now).card;
+  card = reviewCard(card, 'good', card.due).card;
+  return reviewCard(card, 'good', card.due).card;
+}
+
+describe('grade from the evidence of recall (ratingForRecall)', () => {
+  it('maps evidence and confidence to the documented grades', () => {
+    const table = evidences.map((evidence) => [0, 0.5, 0.89, 0.9, 1].map((confidence) => ratingForRecall(evidence, confidence)));
+    expect(table).toEqual([
+      ['good', 'good', 'good', 'easy', 'easy'],
+      ['hard', 'hard', 'hard', 'good', 'good'],
+      ['hard', 'hard', 'hard', 'hard', 'hard'],
+    ]);
+  });
+
+  it('orders free recall ≥ cued recall ≥ recognition whatever the confidences (recognition at most Hard)', () => {
+    const rank = { again: 0, hard: 1, good: 2, easy: 3 } as const;
+    const grid = [0, 0.3, 0.6, 0.89, 0.9, 1];
+    for (const a of grid) {
+      for (const b of grid) {
+        expect(rank[ratingForRecall('free_recall', a)]).toBeGreaterThanOrEqual(rank[ratingForRecall('cued_recall', b)]);
+        expect(rank[ratingForRecall('cued_recall', a)]).toBeGreaterThanOrEqual(rank[ratingForRecall('recognition', b)]);
+      }
+      expect(rank[ratingForRecall('recognition', a)]).toBeLessThanOrEqual(rank.hard);
+    }
+  });
+
+  it('never schedules a first-try free recall sooner than a hinted or recognised recall of a like card', () => {
+    for (const card of [newCard(now), matureCard()]) {
+      const reviewedAt = card.state === 'new' ? now : at('2027-01-14T09:00:00.000Z');
+      for (const confidence of [0.3, 0.7, 0.95]) {
+        const [free, cued, recognised] = evidences.map((evidence) => reviewCard(card, ratingForRecall(evidence, confidence), reviewedAt).card.due.getTime());
+        expect(free).toBeGreaterThanOrEqual(cued!);
+        expect(cued).toBeGreaterThanOrEqual(recognised!);
+      }
+    }
+  });
+
+  it('schedules the session of the issue: first try "Spot on" 8 days out, cloze 3 days, multiple choice 2 days', () => {
+    const card = newCard(now);
+    const schedule = (evidence: RecallEvidence) => {
+      const next = reviewCard(card, ratingForRecall(evidence, 1), now).card;
+      return { state: next.state, due: next.due.toISOString(), stability: Number(next.stability.toFixed(4)) };
+    };
+    expect(evidences.map(schedule)).toEqual([
+      { state: 'review', due: '2026-11-09T09:00:00.000Z', stability: 8.2956 },
+      { state: 'review', due: '2026-11-04T09:00:00.000Z', stability: 2.3065 },
+      { state: 'review', due: '2026-11-03T09:00:00.000Z', stability: 1.2931 },
+    ]);
   });
 });
 
-describe('reviewCard', () => {
-  it('schedules a new card further out the better the rating, and Again sooner', () => {
+describe('reviewCard: no same-day learning steps', () => {
+  it('schedules a new card in whole days for every grade, Again soonest', () => {
     const card = newCard(now);
-    const [again, hard, good, easy] = (['again', 'hard', 'good', 'easy'] as const).map((rating) => reviewCard(card, rating, now).card);
-    expect(again!.due.getTime()).toBeLessThanOrEqual(hard!.due.getTime());
-    expect(hard!.due.getTime()).toBeLessThanOrEqual(good!.due.getTime());
-    expect(good!.due.getTime()).toBeLessThan(easy!.due.getTime());
-    expect(easy!.state).toBe('review');
-    expect(easy!.reps).toBe(1);
+    const next = (['again', 'hard', 'good', 'easy'] as const).map((rating) => reviewCard(card, rating, now).card);
+    expect(next.map((each) => [each.state, days(now, each.due)])).toEqual([
+      ['review', 1],
+      ['review', 2],
+      ['review', 3],
+      ['review', 8],
+    ]);
   });
 
-  it('grows the interval over successive Good reviews (fixed dates, no fuzz)', () => {
+  it('grows the interval over successive on-time Good reviews', () => {
     let card = newCard(now);
-    let at = now;
+    let reviewedAt = now;
     const intervals: number[] = [];
     for (let review = 0; review < 5; review += 1) {
-      card = reviewCard(card, 'good', at).card;
-      intervals.push(days(at, card.due));
-      at = card.due;
+      card = reviewCard(card, 'good', reviewedAt).card;
+      intervals.push(card.scheduledDays);
+      reviewedAt = card.due;
     }
-    // Golden values (ts-fsrs 5.4 default parameters, retention 0.9): the first Good is a
-    // same-day learning step, then the intervals grow.
-    expect(intervals).toEqual([0, 2, 11, 46, 163]);
+    expect(intervals).toEqual([3, 14, 57, 196, 586]);
   });
 
   it('gives shorter intervals for a higher desired retention', () => {
-    const reviewed = reviewCard(reviewCard(newCard(now), 'good', now).card, 'good', new Date('2026-11-03T09:00:00.000Z'));
-    const relaxed = reviewCard(reviewed.card, 'good', new Date('2026-12-01T09:00:00.000Z'), 0.8).card;
-    const strict = reviewCard(reviewed.card, 'good', new Date('2026-12-01T09:00:00.000Z'), 0.97).card;
+    const card = matureCard();
+    const reviewedAt = at('2027-01-14T09:00:00.000Z');
+    const relaxed = reviewCard(card, 'good', reviewedAt, { retention: 0.8, weights: null }).card;
+    const strict = reviewCard(card, 'good', reviewedAt, { retention: 0.97, weights: null }).card;
     expect(strict.due.getTime()).toBeLessThan(relaxed.due.getTime());
   });
 
-  it('counts a lapse when a review card is rated Again', () => {
-    const learned = reviewCard(newCard(now), 'easy', now).card;
-    const lapsed = reviewCard(learned, 'again', learned.due).card;
-    expect(lapsed.lapses).toBe(1);
-    expect(lapsed.state).toBe('relearning');
+  it('counts a lapse when a reviewed card is rated Again', () => {
+    const lapsed = reviewCard(matureCard(), 'again', at('2027-01-14T09:00:00.000Z')).card;
+    expect([lapsed.lapses, days(at('2027-01-14T09:00:00.000Z'), lapsed.due)]).toEqual([1, 3]);
   });
 });
 
-describe('isDue', () => {
-  it('treats a missing card as due and a future one as not', () => {
-    expect(isDue(null, now)).toBe(true);
-    expect(isDue(reviewCard(newCard(now), 'easy', now).card, now)).toBe(false);
+describe('early reviews (before the card is due)', () => {
+  it('takes the days actually elapsed: a recall while memory is fresh gains less stability than on time', () => {
+    const card = matureCard();
+    expect([card.lastReview?.toISOString(), card.due.toISOString()]).toEqual(['2026-11-18T09:00:00.000Z', '2027-01-14T09:00:00.000Z']);
+    const early = reviewCard(card, 'good', at('2026-11-26T09:00:00.000Z')).card;
+    const onTime = reviewCard(card, 'good', card.due).card;
+    expect({ early: early.due.toISOString(), onTime: onTime.due.toISOString() }).toEqual({
+      early: '2027-02-18T09:00:00.000Z',
+      onTime: '2027-07-29T09:00:00.000Z',
+    });
+    expect(early.stability).toBeLessThan(onTime.stability);
+    // A successful early review never brings the card forward.
+    expect(early.due.getTime()).toBeGreaterThan(card.due.getTime());
+  });
+});
+
+describe('replayHistory', () => {
+  it('gives the card the reviews give one by one, whatever order the history comes in', () => {
+    const reviews = [
+      { rating: 'good' as const, reviewedAt: now },
+      { rating: 'hard' as const, reviewedAt: at('2026-11-04T09:00:00.000Z') },
+      { rating: 'again' as const, reviewedAt: at('2026-11-10T09:00:00.000Z') },
+    ];
+    let card = newCard(now);
+    for (const review of reviews) card = reviewCard(card, review.rating, review.reviewedAt).card;
+    expect(replayHistory([...reviews].reverse(), { retention: 0.9, weights: null })).toEqual(card);
+    expect(replayHistory([], { retention: 0.9, weights: null })).toBeNull();
+  });
+});
+
+describe('pointStatus: one definition of new and due', () => {
+  it('is new without a card or with a card never reviewed, due once due ≤ now, scheduled after', () => {
+    const reviewed = reviewCard(newCard(now), 'good', now).card;
+    expect([
+      pointStatus(null, now),
+      pointStatus(newCard(now), now),
+      pointStatus(reviewed, now),
+      pointStatus(reviewed, reviewed.due),
+      pointStatus(reviewed, at('2026-12-01T00:00:00.000Z')),
+    ]).toEqual(['new', 'new', 'scheduled', 'due', 'due']);
+    expect([isDue(null, now), isDue(reviewed, now), isDue(reviewed, reviewed.due)]).toEqual([true, false, true]);
+  });
+});
+
+describe('retrievability', () => {
+  it('is null before the first review, the desired retention on the due date, and falls with time', () => {
+    const card = matureCard();
+    expect(retrievability(null, now)).toBeNull();
+    expect(retrievability(newCard(now), now)).toBeNull();
+    expect(retrievability(card, card.due)).toBeCloseTo(0.9, 2);
+    expect(retrievability(card, at('2026-11-19T09:00:00.000Z'))!).toBeGreaterThan(retrievability(card, card.due)!);
+    expect(retrievability(card, at('2027-06-01T09:00:00.000Z'))!).toBeLessThan(0.9);
   });
 });

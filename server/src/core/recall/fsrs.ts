@@ -1,14 +1,28 @@
 /**
  * FSRS scheduling with ts-fsrs (SPEC §4.1). Pure: time is always passed in.
  *
- * Confidence → rating (the evaluator's confidence that a point was recalled):
- *   confidence ≥ 0.9  → Easy   (recalled fully and precisely)
- *   confidence ≥ 0.6  → Good   (recalled)
- *   otherwise         → Hard   (recalled, but vaguely or with effort)
- *   never recalled by the end of the session → Again
+ * The grade of a conversational review reflects the evidence of recall, not only the
+ * evaluator's confidence (ARCHITECTURE.md, "Decisions"):
+ *
+ *   evidence                                       confidence ≥ 0.9   otherwise
+ *   free recall at the first cue (or unprompted)   Easy               Good
+ *   cued recall (after a hint: cloze, free text)   Good               Hard
+ *   recognition (picked from multiple choice)      Hard               Hard
+ *   asked about, answered, never recalled          Again (at the end of the session)
+ *
+ * The bands never overlap downwards (free ≥ cued ≥ recognition for any confidences), so a
+ * first-try recall is never scheduled sooner than a hinted or recognised one of a like card.
+ * Points the tutor never asked about are not reviewed at all.
+ *
+ * Same-day learning steps are off (`enable_short_term: false`): a conversation has no
+ * "come back in 10 minutes" — the session itself re-cues a missed point (cloze, then
+ * multiple choice) until it is recalled or the session ends, which is the in-session
+ * learning step. A 10-minute step would only make a just-reviewed point show as due right
+ * after the session. Every review is therefore scheduled in whole days (≥ 1).
+ *
  * ts-fsrs `Rating`/`State` are converted to our string unions here and nowhere else.
  */
-import { createEmptyCard, fsrs, generatorParameters, Rating, State, type Card, type Grade } from 'ts-fsrs';
+import { createEmptyCard, default_w, fsrs, generatorParameters, Rating, State, type Card, type Grade } from 'ts-fsrs';
 import type { CardState } from '@tutorloop/shared';
 
 export const RatingNames = { again: 'again', hard: 'hard', good: 'good', easy: 'easy' } as const;
@@ -28,13 +42,35 @@ export interface CardRecord {
   lastReview: Date | null;
 }
 
-export const confidenceThresholds = { easy: 0.9, good: 0.6 } as const;
+/** How a point came to be recalled in a conversation: the evidence a review's grade reflects. */
+export const RecallEvidences = {
+  /** Recalled at the tutor's first cue for it, or without being asked. */
+  free: 'free_recall',
+  /** Recalled only after the tutor gave a hint (a cloze, a skeleton, a second cue). */
+  cued: 'cued_recall',
+  /** Picked among options: recognition, not recall. */
+  recognition: 'recognition',
+} as const;
+export type RecallEvidence = (typeof RecallEvidences)[keyof typeof RecallEvidences];
 
-/** The documented mapping from evaluator confidence to an FSRS rating. */
-export function ratingForConfidence(confidence: number): Exclude<RatingName, 'again'> {
-  if (confidence >= confidenceThresholds.easy) return 'easy';
-  if (confidence >= confidenceThresholds.good) return 'good';
-  return 'hard';
+/** The evaluator's confidence at which a recall counts as precise (the upper grade of its band). */
+export const preciseRecallConfidence = 0.9;
+
+/** The documented grade of a recalled point (see the header): evidence first, confidence within its band. */
+export function ratingForRecall(evidence: RecallEvidence, confidence: number): Exclude<RatingName, 'again'> {
+  const precise = confidence >= preciseRecallConfidence;
+  switch (evidence) {
+    case 'free_recall':
+      return precise ? 'easy' : 'good';
+    case 'cued_recall':
+      return precise ? 'good' : 'hard';
+    case 'recognition':
+      return 'hard';
+    default: {
+      const unreachable: never = evidence;
+      throw new Error(`unknown evidence ${String(unreachable)}`);
+    }
+  }
 }
 
 const stateToName: Record<State, CardState> = {
@@ -45,6 +81,11 @@ const stateToName: Record<State, CardState> = {
 };
 const nameToState: Record<CardState, State> = { new: State.New, learning: State.Learning, review: State.Review, relearning: State.Relearning };
 const ratingToGrade: Record<RatingName, Grade> = { again: Rating.Again, hard: Rating.Hard, good: Rating.Good, easy: Rating.Easy };
+
+/** FSRS's rating number (1 Again … 4 Easy), as optimisers and review-log exports use it. */
+export function ratingNumber(rating: RatingName): 1 | 2 | 3 | 4 {
+  return ratingToGrade[rating] as 1 | 2 | 3 | 4;
+}
 
 function fromFsrs(card: Card): CardRecord {
   return {
@@ -76,6 +117,30 @@ function toFsrs(card: CardRecord): Card {
   };
 }
 
+/** FSRS-6's default parameters (21 weights), used until a learner's own are optimised. */
+export const defaultWeights: readonly number[] = Object.freeze([...default_w]);
+
+/** What a learner's schedule depends on: their desired retention and FSRS parameters. */
+export interface SchedulerSettings {
+  /** Desired retention, 0–1. */
+  retention: number;
+  /** The learner's optimised FSRS-6 weights; the defaults when null. */
+  weights: readonly number[] | null;
+}
+
+export const defaultSchedulerSettings: SchedulerSettings = Object.freeze({ retention: 0.9, weights: null });
+
+function scheduler(settings: SchedulerSettings) {
+  return fsrs(
+    generatorParameters({
+      enable_fuzz: false,
+      enable_short_term: false,
+      request_retention: settings.retention,
+      ...(settings.weights ? { w: [...settings.weights] } : {}),
+    }),
+  );
+}
+
 /** A card never reviewed, due now. */
 export function newCard(now: Date): CardRecord {
   return fromFsrs(createEmptyCard(now));
@@ -88,14 +153,61 @@ export interface ReviewOutcome {
   rating: RatingName;
 }
 
-/** Reviews a card at `now` with `rating`, for a learner whose desired retention is `retention`. */
-export function reviewCard(card: CardRecord, rating: RatingName, now: Date, retention = 0.9): ReviewOutcome {
-  const scheduler = fsrs(generatorParameters({ enable_fuzz: false, request_retention: retention }));
-  const result = scheduler.next(toFsrs(card), now, ratingToGrade[rating]);
+/**
+ * Reviews a card at `now` with `rating`. An early review (before the card is due) needs no
+ * special case: FSRS takes the days actually elapsed since the last review, so a recall
+ * while memory is still fresh raises stability only a little, and the next interval counts
+ * from today.
+ */
+export function reviewCard(card: CardRecord, rating: RatingName, now: Date, settings: SchedulerSettings = defaultSchedulerSettings): ReviewOutcome {
+  const result = scheduler(settings).next(toFsrs(card), now, ratingToGrade[rating]);
   return { card: fromFsrs(result.card), previous: card, rating };
 }
 
-/** A point is due when it has no card yet or its card's due date has passed. */
-export function isDue(card: CardRecord | null, now: Date): boolean {
-  return card === null || card.due.getTime() <= now.getTime();
+/** One review of a card's history, as replayed when parameters change. */
+export interface HistoryReview {
+  rating: RatingName;
+  reviewedAt: Date;
+}
+
+/**
+ * The card a history of reviews gives under `settings`: replayed from a new card, oldest
+ * review first. Rescheduling after an optimisation uses it, so a card's state is always what
+ * its own history says under the learner's current parameters.
+ */
+export function replayHistory(reviews: readonly HistoryReview[], settings: SchedulerSettings): CardRecord | null {
+  const ordered = [...reviews].sort((a, b) => a.reviewedAt.getTime() - b.reviewedAt.getTime());
+  const first = ordered[0];
+  if (!first) return null;
+  let card = newCard(first.reviewedAt);
+  for (const review of ordered) card = reviewCard(card, review.rating, review.reviewedAt, settings).card;
+  return card;
+}
+
+/**
+ * The one definition of what a point needs (SPEC §4.1), used by sessions, every endpoint and
+ * every view: `new` — never reviewed (no card, or a card in state New), and due now;
+ * `due` — reviewed, and FSRS due ≤ now; `scheduled` — reviewed, due later.
+ * "Due" counts are `new` + `due` (SPEC §4.1: "FSRS due ≤ now, or new").
+ */
+export type PointStatus = 'new' | 'due' | 'scheduled';
+
+export function pointStatus(card: Pick<CardRecord, 'state' | 'due'> | null, now: Date): PointStatus {
+  if (!card || card.state === 'new') return 'new';
+  return card.due.getTime() <= now.getTime() ? 'due' : 'scheduled';
+}
+
+/** A point is due when it was never reviewed or its card's due date has passed. */
+export function isDue(card: Pick<CardRecord, 'state' | 'due'> | null, now: Date): boolean {
+  return pointStatus(card, now) !== 'scheduled';
+}
+
+/**
+ * The probability that the learner recalls the point at `now` (FSRS retrievability), under
+ * their parameters; null for a point never reviewed (there is no memory to forget yet).
+ */
+export function retrievability(card: CardRecord | null, now: Date, settings: SchedulerSettings = defaultSchedulerSettings): number | null {
+  if (!card || card.state === 'new' || !card.lastReview) return null;
+  const value = scheduler(settings).get_retrievability(toFsrs(card), now, false);
+  return Number.isFinite(value) ? Math.min(1, Math.max(0, value)) : null;
 }

@@ -23,6 +23,7 @@ import { typeStateOf } from '../storage/session-type-state';
 import type { Storage } from '../storage/storage';
 import { applyModeChange, recallSummary } from './recall-rules';
 import { recallState, recallTurnHooks, reviewPoint } from './recall-turn';
+import { failedPoints } from './review-evidence';
 import { learnerMessage } from '../session/new-messages';
 
 export interface RecallRoomDeps extends RoomBaseDeps {
@@ -247,7 +248,7 @@ export class RecallRoom extends RoomBase {
     await this.complete('ended_by_learner');
   }
 
-  /** Ends the session: unrecalled points reviewed as Again, pending widget cancelled, summary sent. */
+  /** Ends the session: the point asked about and failed reviewed as Again, pending widget cancelled, summary sent. */
   private async complete(reason: SessionSummary['reason']): Promise<void> {
     const { storage, clock } = this.deps;
     const now = clock.now();
@@ -255,8 +256,10 @@ export class RecallRoom extends RoomBase {
       const session = await tx.sessions.get(this.sessionId);
       if (!session) return null;
       const retention = (await tx.learners.get(session.learnerId))?.desiredRetention ?? defaultDesiredRetention;
-      for (const entry of await tx.checklists.list(this.sessionId)) {
-        if (entry.status === 'pending') await reviewPoint(tx, this.deps.ids, { sessionId: this.sessionId, learnerId: session.learnerId, pointId: entry.pointId, rating: 'again', confidence: null, retention, now });
+      // Only a point the tutor asked about and the learner failed is rated Again; points never
+      // cued keep their schedule (review-evidence.ts).
+      for (const entry of failedPoints(await tx.checklists.list(this.sessionId), typeStateOf(session, 'recall'))) {
+        await reviewPoint(tx, this.deps.ids, { sessionId: this.sessionId, learnerId: session.learnerId, pointId: entry.pointId, rating: 'again', confidence: null, retention, now });
       }
       const action = await tx.pendingActions.getPending(this.sessionId);
       if (action) await tx.pendingActions.resolve(action.id, 'cancelled', null, now);

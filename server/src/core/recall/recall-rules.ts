@@ -30,8 +30,10 @@ export function decideEvaluation(snapshot: SessionSnapshot, evaluation: Evaluati
   const probe = checklist[state.probeIndex];
   const probeRecalled = !probe || probe.status === 'recalled' || recalledIds.has(probe.pointId);
   const probeIndex = probeRecalled ? nextPendingIndex(checklist, state.probeIndex) : state.probeIndex;
-  // Attempts count learner turns spent on the current probe point; in a rabbit hole the tutor is not probing.
-  const probeAttempts = probeRecalled ? 0 : state.mode === 'rabbithole' ? state.probeAttempts : state.probeAttempts + 1;
+  // Attempts count learner turns spent on the current probe point; in a rabbit hole the tutor is
+  // not probing, and a question is not an attempt: it never escalates the cue (issue 15).
+  const asked = evaluation.messageKind === 'question';
+  const probeAttempts = probeRecalled ? 0 : state.mode === 'rabbithole' || asked ? state.probeAttempts : state.probeAttempts + 1;
   return { recalled: evaluation.recalledPoints, checklist, typeState: { ...state, probeIndex, probeAttempts } };
 }
 

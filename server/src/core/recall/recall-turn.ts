@@ -12,7 +12,8 @@ import type { TurnHooks } from '../session/turn-runner';
 import type { SessionSnapshot } from '../storage/session-snapshot';
 import { typeStateOf } from '../storage/session-type-state';
 import type { Storage, StorageTx } from '../storage/storage';
-import { newCard, ratingForConfidence, reviewCard, type RatingName } from './fsrs';
+import { newCard, ratingForRecall, reviewCard, type RatingName } from './fsrs';
+import { recallEvidence } from './review-evidence';
 import { allRecalled, applyModeChange, decideEvaluation, modeChangeApplies, toChecklistPoint } from './recall-rules';
 
 /** How many recent messages the evaluator sees (SPEC §4.1). */
@@ -28,7 +29,9 @@ export interface RecallTurnDeps {
 
 /** The state a learner sees of a recall session. */
 export function recallState(snapshot: Pick<SessionSnapshot, 'session' | 'checklist' | 'pendingAction'>): SessionState {
-  return buildState(snapshot.session, checklistProgress(snapshot.checklist), snapshot.pendingAction);
+  const state = buildState(snapshot.session, checklistProgress(snapshot.checklist), snapshot.pendingAction);
+  // An early review (nothing was due) is announced, never silent (SPEC §4.1).
+  return typeStateOf(snapshot.session, 'recall').allPoints ? { ...state, earlyReview: true } : state;
 }
 
 /** Reviews the learner's card for a point (read in the transaction that writes it) and logs the review. */
@@ -39,7 +42,8 @@ export async function reviewPoint(
 ) {
   const { sessionId, learnerId, pointId, rating, confidence, retention, now } = review;
   const existing = await tx.cards.get(learnerId, pointId);
-  const outcome = reviewCard(existing ?? newCard(now), rating, now, retention);
+  // The learner's own FSRS parameters once optimised (core/scheduler/), else the defaults.
+  const outcome = reviewCard(existing ?? newCard(now), rating, now, { retention, weights: await tx.scheduler.currentWeights(learnerId) });
   const cardId = await tx.cards.save({ learnerId, pointId, card: outcome.card, newId: ids.next() });
   await tx.cards.addReviewLog(ids.next(), { cardId, sessionId, rating, confidence, previous: outcome.previous, reviewedAt: now });
   return { ...outcome.card, id: cardId };
@@ -83,7 +87,8 @@ export function recallTurnHooks(deps: RecallTurnDeps, sessionId: string, complet
         const cards = new Map(snapshot.cards);
         for (const point of decision.recalled) {
           await tx.checklists.markRecalled(sessionId, point.id, { confidence: point.confidence, observation: point.observation, turn, at: now });
-          const rating = ratingForConfidence(point.confidence);
+          // The grade reflects how the point was recalled: free, after a hint, or recognised (fsrs.ts).
+          const rating = ratingForRecall(recallEvidence(snapshot, point.id), point.confidence);
           cards.set(point.id, await reviewPoint(tx, deps.ids, { sessionId, learnerId, pointId: point.id, rating, confidence: point.confidence, retention: snapshot.desiredRetention, now }));
         }
         return { session: await tx.sessions.update(sessionId, { typeState: decision.typeState }, now), cards };

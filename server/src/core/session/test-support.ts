@@ -37,9 +37,17 @@ export interface RecordingProvider extends TutorProvider {
   readonly scriptedSafety: SafetyVerdict[];
 }
 
+/** Rooms of the shared machinery's tests never call the learning tutor; a call is a test bug. */
+const unusedLearningTutor: TutorProvider['learning'] = {
+  masterTurn: () => Promise.reject(new Error('the recording provider has no learning tutor')),
+  welcome: () => Promise.reject(new Error('the recording provider has no learning tutor')),
+  postCompletion: () => Promise.reject(new Error('the recording provider has no learning tutor')),
+};
+
 export function recordingProvider(): RecordingProvider {
   const provider: RecordingProvider = {
     name: 'offline',
+    learning: unusedLearningTutor,
     evaluations: [],
     replies: [],
     safetyChecks: [],
