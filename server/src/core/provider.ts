@@ -9,6 +9,7 @@
  * first tool call of a reply (widget or mode change) is considered (session-room.ts).
  */
 import type { ProviderName, SessionMode, Widget } from '@tutorloop/shared';
+import type { LearningTutor } from './learning/learning-port';
 
 /** A point of the session checklist as the evaluator and tutor see it. */
 export interface ChecklistPoint {
@@ -55,11 +56,20 @@ export interface RecalledPoint {
  */
 export type RawEvaluation = unknown;
 
+/**
+ * What the learner's latest message was: an `attempt` at recall (graded), or a `question` /
+ * request for clarification — never graded: nothing recalled, not a miss, no stronger cue
+ * (issue 15). Absent means `attempt`.
+ */
+export type LearnerMessageKind = 'attempt' | 'question';
+
 /** The evaluator's verdict for one learner message, normalised. An empty result is always valid. */
 export interface EvaluationResult {
   recalledPoints: RecalledPoint[];
   /** Guidance for the tutor's next reply; never shown to the learner, never stored. */
   feedback: string;
+  /** `question` when the message asked instead of answering; absent or `attempt` otherwise. */
+  messageKind?: LearnerMessageKind;
 }
 
 export const emptyEvaluation: EvaluationResult = Object.freeze({ recalledPoints: [], feedback: '' }) as EvaluationResult;
@@ -129,6 +139,8 @@ export type SafetyVerdict = { safe: true } | { safe: false; reason: string };
 export interface TutorProvider {
   /** Which provider this is (shared/src/providers.ts); `GET /api/health` reports it. */
   readonly name: ProviderName;
+  /** The learning session's master tutor, welcome and post-completion calls (SPEC §4.4). */
+  readonly learning: LearningTutor;
   /** The batch evaluator: which unchecked points the latest learner message shows (raw; the engine normalises). */
   evaluate(input: EvaluationInput, signal: AbortSignal): Promise<RawEvaluation>;
   /**

@@ -3,6 +3,8 @@
  * input object or text with code fences — becomes a clean EvaluationResult. Unknown ids
  * (not unchecked points of this session) are dropped, confidence is clamped to 0–1,
  * duplicates are dropped (first wins). Anything unusable yields the empty result.
+ * A `question` (the learner asked instead of answering) is never graded: whatever points
+ * came with it are dropped (issue 15).
  */
 import { z } from 'zod';
 import type { EvaluationResult, RecalledPoint } from '../provider';
@@ -18,6 +20,7 @@ const RawEvaluation = z.object({
     )
     .catch([]),
   feedback: z.string().catch(''),
+  messageKind: z.enum(['attempt', 'question']).optional().catch(undefined),
 });
 
 /** Removes a surrounding Markdown code fence (```json … ```), if any. */
@@ -50,5 +53,6 @@ export function normalizeEvaluation(raw: unknown, uncheckedIds: ReadonlySet<stri
     seen.add(point.id);
     recalledPoints.push({ id: point.id, confidence: clamp(point.confidence), observation: point.observation });
   }
+  if (parsed.data.messageKind === 'question') return { recalledPoints: [], feedback: parsed.data.feedback, messageKind: 'question' };
   return { recalledPoints, feedback: parsed.data.feedback };
 }

@@ -1,7 +1,14 @@
 /**
  * The offline batch evaluator (SPEC §4.1, §7): decides, for one learner message, which of the
- * still-unchecked points it demonstrates, by lexical matching (see `lexical.ts` for the rule
- * and threshold). Deterministic and synchronous.
+ * still-unchecked points it demonstrates, by matching the message against each point's key
+ * ideas with lemmas, WordNet synonyms and close hypernyms, numbers, negation and antonyms
+ * (see `idea-match.ts` for the rule and thresholds). Deterministic and synchronous.
+ *
+ * - A question or request for clarification (`learner-message.ts`) is never graded: the
+ *   result says `messageKind: 'question'`, recalls nothing, and the feedback asks the tutor to
+ *   answer briefly without giving anything away and return to the cue.
+ * - A message that contradicts a point (negation, an antonym, a different number, a sister
+ *   term in place of the point's) never recalls it; the feedback names the contradiction.
  *
  * - Evidence is ONLY the latest learner-authored message (chat or widget answer); tutor
  *   messages never count — see `learner-evidence.ts` for why.
@@ -18,7 +25,9 @@
 import type { ChecklistPoint, EvaluationInput, EvaluationResult, RecalledPoint } from '../provider';
 import { latestLearnerEvidence } from './learner-evidence';
 import { codeSpanOf } from './code-points';
-import { prepareText, scoreCoverage, type Coverage, type KeyTerm, type PreparedText } from './lexical';
+import { matchPoint, prepareMessage, type IdeaHit, type KeyIdea, type PointMatch, type PreparedMessage } from './idea-match';
+import { classifyLearnerMessage } from './learner-message';
+import { normalizeText } from './lexical';
 import { pointIdFromToolCallId } from './tool-call-ids';
 
 /** Highest confidence credited for picking the right option of a multiple-choice widget. */
@@ -36,19 +45,25 @@ export function confidenceFromCoverage(coverage: number): number {
   return Math.round(c * 100) / 100;
 }
 
-function listTerms(terms: readonly KeyTerm[]): string {
-  const shown = terms.slice(0, MAX_TERMS_LISTED).map((t) => t.surface);
-  return shown.join(', ') + (terms.length > MAX_TERMS_LISTED ? ', …' : '');
+function listIdeas(ideas: readonly KeyIdea[]): string {
+  const shown = ideas.slice(0, MAX_TERMS_LISTED).map((idea) => idea.surface);
+  return shown.join(', ') + (ideas.length > MAX_TERMS_LISTED ? ', …' : '');
 }
 
-function termCount(c: Coverage): string {
-  const n = c.keyTerms.length;
-  if (c.hits.length === n) return n === 1 ? 'the key term' : `all ${n} key terms`;
-  return `${c.hits.length} of ${n} key terms`;
+/** "glucose ← “sugar”": which idea the learner's own words expressed. */
+function listHits(hits: readonly IdeaHit[]): string {
+  const shown = hits.slice(0, MAX_TERMS_LISTED).map((hit) => (hit.relation === 'same' ? hit.idea.surface : `${hit.idea.surface} ← “${hit.words}”`));
+  return shown.join(', ') + (hits.length > MAX_TERMS_LISTED ? ', …' : '');
 }
 
-function observationFor(c: Coverage, viaChoice: boolean): string {
-  const base = `mentioned ${termCount(c)}: ${listTerms(c.hits)}`;
+function ideaCount(m: PointMatch): string {
+  const n = m.ideas.length;
+  if (m.hits.length === n) return n === 1 ? 'its key idea' : `all ${n} key ideas`;
+  return `${m.hits.length} of ${n} key ideas`;
+}
+
+function observationFor(m: PointMatch, viaChoice: boolean): string {
+  const base = `expressed ${ideaCount(m)}: ${listHits(m.hits)}`;
   return viaChoice ? `picked it in a multiple-choice question (recognition, not free recall); ${base}` : base;
 }
 
@@ -66,18 +81,23 @@ function plural(n: number, one: string, many: string): string {
 
 interface Scored {
   point: ChecklistPoint;
-  coverage: Coverage;
+  match: PointMatch;
 }
 
 function recallFeedback(recalled: Scored[], nearMisses: Scored[], remaining: number): string {
   const parts: string[] = [];
   if (recalled.length > 0) {
-    parts.push(`Recalled just now: ${recalled.map((s) => `${snippet(s.point.content)} (${termCount(s.coverage)})`).join('; ')}.`);
+    parts.push(`Recalled just now: ${recalled.map((s) => `${snippet(s.point.content)} (${ideaCount(s.match)}: ${listHits(s.match.hits)})`).join('; ')}.`);
   } else {
     parts.push('Nothing new recalled in the latest message.');
   }
   for (const s of nearMisses) {
-    parts.push(`Near miss: ${snippet(s.point.content)} — mentioned ${listTerms(s.coverage.hits)}; missing ${listTerms(s.coverage.missing)}.`);
+    const said = s.match.hits.length > 0 ? ` — expressed ${listHits(s.match.hits)}` : '';
+    parts.push(
+      s.match.conflict
+        ? `Contradiction on ${snippet(s.point.content)}: the learner ${s.match.conflict}${said}.`
+        : `Near miss: ${snippet(s.point.content)}${said}; missing ${listIdeas(s.match.missing)}.`,
+    );
   }
   if (remaining === 0) {
     parts.push('Every idea has now been recalled.');
@@ -85,12 +105,15 @@ function recallFeedback(recalled: Scored[], nearMisses: Scored[], remaining: num
     parts.push(`${plural(remaining, 'idea', 'ideas')} still to recall.`);
     parts.push(
       recalled.length > 0
-        ? 'Acknowledge briefly, then cue the next idea without giving it away.'
-        : 'Cue the current idea again with a stronger hint, without giving it away.',
+        ? 'Acknowledge briefly in the learner’s own words, then cue the next idea without giving it away.'
+        : 'Cue the current idea again from a different key idea, without giving it away.',
     );
   }
   return parts.join(' ');
 }
+
+const QUESTION_FEEDBACK =
+  'The learner asked a question instead of answering: this is not an attempt and nothing is graded. Answer it briefly without giving away any idea that is still to recall, then return to the same cue (no stronger hint).';
 
 function rabbitholeFeedback(recalled: Scored[]): string {
   if (recalled.length === 0) return '';
@@ -98,15 +121,26 @@ function rabbitholeFeedback(recalled: Scored[]): string {
 }
 
 /**
- * Coverage of a point by the learner's text. Code from the editor is also matched against
- * the code the point quotes (a program never contains the prose around it); the better wins.
+ * How the learner's text covers a point. Code from the editor is also matched against the
+ * code the point quotes (a program never contains the prose around it); the better wins.
  */
-function coverageOf(text: PreparedText, point: ChecklistPoint, viaCode: boolean): Coverage {
-  const whole = scoreCoverage(text, point.content);
+function matchOf(text: PreparedMessage, point: ChecklistPoint, viaCode: boolean): PointMatch {
+  const whole = matchPoint(text, point.content);
   const span = viaCode ? codeSpanOf(point.content) : null;
   if (!span || whole.recalled) return whole;
-  const code = scoreCoverage(text, span);
+  const code = matchPoint(text, span);
   return code.recalled ? code : whole;
+}
+
+/** The options of the widget a choice answered, when the tutor's call is in the window. */
+function choiceOptionsOf(input: EvaluationInput, toolCallId: string | undefined): string[] | null {
+  if (!toolCallId) return null;
+  for (const m of input.recentMessages) {
+    if (m.role !== 'tutor' || m.toolCall?.id !== toolCallId) continue;
+    const options = m.toolCall.input['options'];
+    return Array.isArray(options) ? options.filter((o): o is string => typeof o === 'string') : null;
+  }
+  return null;
 }
 
 /** Which of `input.points` the latest learner message recalls, with feedback for the tutor. */
@@ -116,32 +150,42 @@ export function evaluateOffline(input: EvaluationInput): EvaluationResult {
   if (points.length === 0) return { recalledPoints: [], feedback: '' };
 
   const evidence = latestLearnerEvidence(input.recentMessages);
-  const text = prepareText(evidence?.text ?? '');
+  // A question is answered, never graded (issue 15); only chat can be one — a widget answer is an answer.
+  if (evidence?.source === 'chat' && classifyLearnerMessage(evidence.text) === 'question') {
+    return { recalledPoints: [], feedback: input.mode === 'rabbithole' ? '' : QUESTION_FEEDBACK, messageKind: 'question' };
+  }
+  const text = prepareMessage(evidence?.text ?? '');
   const viaChoice = evidence?.source === 'choice';
-  // A pick in one of our own multiple-choice widgets only speaks for the point it was about.
+  // A pick in one of our own multiple-choice widgets only speaks for the point it was about,
+  // and only when it is that point's own wording (a distractor differs from it in one idea).
   const choicePointId = viaChoice && evidence.toolCallId ? pointIdFromToolCallId(evidence.toolCallId) : null;
 
   const viaCode = evidence?.source === 'code';
-  const scored: Scored[] = points.map((point) => ({ point, coverage: coverageOf(text, point, viaCode) }));
-  const recalled = scored.filter(
-    (s) => s.coverage.recalled && (choicePointId === null || s.point.id === choicePointId),
-  );
+  const scored: Scored[] = points.map((point) => ({ point, match: matchOf(text, point, viaCode) }));
+  const pickedOwnWording = (point: ChecklistPoint) => normalizeText(point.content) === normalizeText(evidence?.text ?? '');
+  const recalled = scored.filter((s) => {
+    if (choicePointId !== null) return s.point.id === choicePointId && pickedOwnWording(s.point);
+    if (viaChoice && choiceOptionsOf(input, evidence.toolCallId)?.some((option) => normalizeText(option) === normalizeText(s.point.content))) {
+      return pickedOwnWording(s.point) || s.match.recalled;
+    }
+    return s.match.recalled;
+  });
   const recalledIds = new Set(recalled.map((s) => s.point.id));
 
   const recalledPoints: RecalledPoint[] = recalled.map((s) => {
-    const confidence = confidenceFromCoverage(s.coverage.coverage);
+    const confidence = confidenceFromCoverage(s.match.coverage);
     return {
       id: s.point.id,
       confidence: viaChoice ? Math.min(confidence, CHOICE_CONFIDENCE_CAP) : confidence,
-      observation: observationFor(s.coverage, viaChoice),
+      observation: observationFor(s.match, viaChoice),
     };
   });
 
   if (input.mode === 'rabbithole') return { recalledPoints, feedback: rabbitholeFeedback(recalled) };
 
   const nearMisses = scored
-    .filter((s) => !recalledIds.has(s.point.id) && s.coverage.nearMiss)
-    .sort((a, b) => b.coverage.coverage - a.coverage.coverage)
+    .filter((s) => !recalledIds.has(s.point.id) && s.match.nearMiss)
+    .sort((a, b) => Number(b.match.conflict !== null) - Number(a.match.conflict !== null) || b.match.coverage - a.match.coverage)
     .slice(0, MAX_NEAR_MISSES_IN_FEEDBACK);
   const remaining = points.length - recalled.length;
   return { recalledPoints, feedback: recallFeedback(recalled, nearMisses, remaining) };

@@ -7,9 +7,12 @@
  * evaluations too.
  */
 import type { EvaluationInput, EvaluationResult, SafetyVerdict, TutorEvent, TutorInput, TutorProvider } from '../provider';
+import { createOfflineLearningTutor } from '../learning/offline-learning-tutor';
 import { evaluateOffline } from './offline-evaluator';
 import { checkSafetyOffline } from './offline-safety';
 import { replyOffline } from './offline-tutor';
+import { lemmasOf } from './text-analysis';
+import { wordNet } from './wordnet';
 
 export interface OfflineProviderOptions {
   /**
@@ -49,8 +52,13 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
 
 export function createOfflineProvider(options: OfflineProviderOptions = {}): TutorProvider {
   const chunkDelayMs = Math.max(0, options.chunkDelayMs ?? 0);
+  // The lexical data (WordNet, the lemmatizer's tables) loads here, at start-up, once per
+  // process — not in the learner's first turn.
+  wordNet();
+  lemmasOf('warming');
   return {
     name: 'offline',
+    learning: createOfflineLearningTutor(),
 
     async evaluate(input: EvaluationInput, signal: AbortSignal): Promise<EvaluationResult> {
       throwIfAborted(signal);

@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { matchPoint, prepareMessage } from './idea-match';
+import { classifyLearnerMessage } from './learner-message';
+import { evaluateOffline } from './offline-evaluator';
+
+const match = (content: string, message: string) => matchPoint(prepareMessage(message), content);
+const photosynthesis = 'Photosynthesis converts light energy into chemical energy stored in glucose.';
+
+describe('idea matching (issue 15)', () => {
+  it('recalls a paraphrase through lemmas, synonyms and close hypernyms, and says which ideas matched', () => {
+    const m = match(photosynthesis, 'Plants use sunlight to make sugar, storing the light energy chemically');
+    expect(m.recalled).toBe(true);
+    expect(m.hits.map((hit) => [hit.idea.surface, hit.words])).toEqual(
+      expect.arrayContaining([
+        ['glucose', 'sugar'],
+        ['stored', 'storing'],
+      ]),
+    );
+  });
+
+  it('never counts a contradiction: negation, antonyms, another number, a sister term, a swapped comparison', () => {
+    expect(match('Correlation does not prove causation.', 'a correlation proves causation')).toMatchObject({ recalled: false, conflict: 'negates what the point states' });
+    expect(match('Correlation does not prove causation.', "correlation doesn't prove causation").recalled).toBe(true);
+    expect(match('The Nile is the longest river in Africa.', 'The Nile is the shortest river in Africa').recalled).toBe(false);
+    expect(match('Inflation reduces the purchasing power of money.', 'Inflation increases the purchasing power of money').recalled).toBe(false);
+    expect(match('The French Revolution began in 1789.', 'The French Revolution started in 1790').recalled).toBe(false);
+    expect(match('Hamlet is a tragedy about a prince seeking revenge.', 'Hamlet is a comedy about a prince seeking revenge').recalled).toBe(false);
+    expect(match('The median is less affected by outliers than the mean.', 'The mean is less affected by outliers than the median').recalled).toBe(false);
+  });
+
+  it('reads numbers in words and digits alike', () => {
+    expect(match('Humans have 23 pairs of chromosomes.', 'people have twenty-three pairs of chromosomes').recalled).toBe(true);
+    expect(match('The French Revolution began in 1789.', 'the French Revolution began in seventeen eighty-nine').recalled).toBe(true);
+  });
+
+  it('is deterministic: the same message and set always give the same verdict and feedback', () => {
+    const points = Array.from({ length: 20 }, (_, i) => ({ id: `p${i}`, content: `${photosynthesis} Variant ${i} about enzyme ${i}.`, context: null }));
+    const run = () => evaluateOffline({ points, recentMessages: [{ role: 'learner', content: 'Plants use sunlight to make sugar, storing the energy chemically' }], mode: 'recall' });
+    expect(run()).toEqual(run());
+  });
+});
+
+describe('a question is not an answer (issue 15)', () => {
+  it.each(['what do you mean?', 'is it the mitochondria?', 'why was France broke?', "I don't understand the question", 'Sorry, could you repeat that?'])('"%s" is a question', (text) => {
+    expect(classifyLearnerMessage(text)).toBe('question');
+  });
+
+  it.each(['Mitochondria make ATP?', 'Photosynthesis makes glucose, right?', "I don't know", 'Plants make sugar. Why do they need it?'])('"%s" is an attempt', (text) => {
+    expect(classifyLearnerMessage(text)).toBe('attempt');
+  });
+
+  it('is never graded, even when it names a point', () => {
+    const r = evaluateOffline({
+      points: [{ id: 'p1', content: 'Mitochondria produce ATP.', context: null }],
+      recentMessages: [{ role: 'learner', content: 'is it that mitochondria produce ATP?' }],
+      mode: 'recall',
+    });
+    expect(r).toMatchObject({ recalledPoints: [], messageKind: 'question' });
+    expect(r.feedback).toContain('not an attempt');
+  });
+});
