@@ -14,6 +14,10 @@ import type { Route } from './store/router-store';
 
 // The session page carries marked, DOMPurify and the widgets: loaded when first needed.
 const SessionPage = lazy(() => import('./pages/session-page'));
+// Study plans are one section among several: their pages load when first opened.
+const StudyPlansPage = lazy(() => import('./pages/study-plans-page'));
+const StudyPlanPage = lazy(() => import('./pages/study-plan-page'));
+const StudyPlanEditorPage = lazy(() => import('./pages/study-plan-editor-page'));
 
 function assertNever(value: never): never {
   throw new Error(`Unhandled route: ${JSON.stringify(value)}`);
@@ -38,6 +42,16 @@ function Page({ route }: { route: Route }) {
       return <AssessmentsPage />;
     case 'settings':
       return <SettingsPage />;
+    case 'plans':
+      return <StudyPlansPage />;
+    case 'plan-new':
+      return <StudyPlanEditorPage key="new" mode={{ kind: 'new' }} />;
+    case 'plan-import':
+      return <StudyPlanEditorPage key="import" mode={{ kind: 'import' }} />;
+    case 'plan-edit':
+      return <StudyPlanEditorPage key={`edit-${route.studyPlanId}`} mode={{ kind: 'edit', studyPlanId: route.studyPlanId }} />;
+    case 'plan-detail':
+      return <StudyPlanPage key={route.studyPlanId} studyPlanId={route.studyPlanId} />;
     case 'session':
       return <SessionPage key={route.sessionId} sessionId={route.sessionId} />;
     case 'not-found':

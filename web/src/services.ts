@@ -6,7 +6,9 @@ import { createRecallSetScheduleStore } from './store/recall-set-schedule-store'
 import { createRecallSetsStore } from './store/recall-sets-store';
 import { createRouterStore } from './store/router-store';
 import { createSessionStore } from './store/session-store';
+import { createSchedulerStore } from './store/scheduler-store';
 import { createSettingsStore } from './store/settings-store';
+import { createStudyPlansStore } from './store/study-plans-store';
 
 /**
  * The composition root: the app's single instances of each store and client, wired to the
@@ -42,7 +44,9 @@ export const recallSetsStore = createRecallSetsStore(http);
 export const sessionStore = createSessionStore();
 export const recallSetScheduleStore = createRecallSetScheduleStore(http);
 export const settingsStore = createSettingsStore(http, authStore);
+export const schedulerStore = createSchedulerStore(http);
 export const assessmentsStore = createAssessmentsStore(http);
+export const studyPlansStore = createStudyPlansStore(http);
 
 window.addEventListener('storage', (event) => {
   if (event.key === null || event.key === 'tutorloop.auth') syncAuthFromStorage(authStore, storage);

@@ -126,4 +126,30 @@ describe('http client', () => {
       'GET /api/blueprints',
     ]);
   });
+
+  it('reads the scheduler with the shared schemas: optimise, simulate, and an answer of another shape refused', async () => {
+    const scheduler = {
+      desiredRetention: 0.9,
+      parameters: { weights: [0.2], source: 'default', run: null },
+      reviewCount: 12,
+      thresholds: { automatic: 400, manual: 100 },
+      optimization: { state: 'queued', progress: null, error: null },
+      runs: [],
+    };
+    const simulation = { days: 30, cardCount: 2, points: [{ retention: 0.9, reviewsPerDay: 0.5, totalReviews: 15, knowledgeRetained: 1.8, retainedShare: 0.9 }] };
+    const answers = [json(202, { ...scheduler, newerField: true }), json(200, simulation), json(200, { parameters: 'no' })];
+    const { fetch, calls } = fakeFetch(() => answers.shift()!);
+    const http = createHttpClient({ getToken: () => 'tok', fetch });
+    expect(await http.optimizeScheduler()).toEqual({ ok: true, value: scheduler });
+    expect(await http.simulateScheduler({ retentions: [0.9], days: 30 })).toEqual({ ok: true, value: simulation });
+    expect(await http.getScheduler()).toEqual({
+      ok: false,
+      error: { status: 200, code: 'http_error', message: 'The server sent an unexpected answer.' },
+    });
+    expect(calls.map((call) => [`${call.method} ${call.url}`, call.body])).toEqual([
+      ['POST /api/me/scheduler/optimize', undefined],
+      ['POST /api/me/scheduler/simulate', { retentions: [0.9], days: 30 }],
+      ['GET /api/me/scheduler', undefined],
+    ]);
+  });
 });

@@ -1,7 +1,10 @@
 import {
   ApiErrorBody,
   LearnerResponse,
+  SchedulerStatus,
+  SimulationResponse,
   type Learner,
+  type SimulateBody,
   type AuthResponse,
   type BlueprintList,
   type CardList,
@@ -15,6 +18,9 @@ import {
   type SessionDetail,
   type SessionListItem,
   type SessionSummary,
+  type StudyPlanDetail,
+  type StudyPlanImportBody,
+  type StudyPlanList,
   type UpdateLearnerBody,
   type UpdateRecallSetBody,
 } from '@tutorloop/shared';
@@ -57,10 +63,30 @@ interface RequestOptions {
 
 export type HttpClient = ReturnType<typeof createHttpClient>;
 
+/**
+ * Body of `POST /api/study-plans` and `PUT /api/study-plans/{id}` as an author's editor sends
+ * it: the plan is whatever was written, validated by the server against the shared
+ * `StudyPlanBody`, whose problems come back as `field: message`.
+ */
+export interface StudyPlanDraftBody {
+  plan: unknown;
+  shared: boolean;
+}
+
 /** `PATCH /api/me` answers `{ learner }` (shared `LearnerResponse`), checked before use. */
 function learnerFrom(value: unknown): Learner | null {
   const parsed = LearnerResponse.safeParse(value);
   return parsed.success ? parsed.data.learner : null;
+}
+
+/** A 2xx answer that does not match the shared schema (a server of another version). */
+const unexpectedAnswer: ApiError = { status: 200, code: 'http_error', message: 'The server sent an unexpected answer.' };
+
+/** Checks a successful answer against its shared zod schema (unknown fields pass, as everywhere in the client). */
+function parsedWith<T>(schema: z.ZodType<T>, result: ApiResult<unknown>): ApiResult<T> {
+  if (!result.ok) return result;
+  const parsed = schema.safeParse(result.value);
+  return parsed.success ? { ok: true, value: parsed.data } : { ok: false, error: unexpectedAnswer };
 }
 
 /** A typed wrapper around the REST API (SPEC §6). Never throws: every call returns a result. */
@@ -137,6 +163,14 @@ export function createHttpClient(options: HttpClientOptions) {
         : { ok: false, error: { status: 200, code: 'http_error', message: 'The server sent an unexpected answer.' } };
     },
 
+    /** The learner's FSRS parameters, their metrics, the optimiser's state and recent runs (issue 17). */
+    getScheduler: async () => parsedWith(SchedulerStatus, await request<unknown>('GET', '/api/me/scheduler')),
+    /** Queues an optimisation of the learner's parameters (202); 409 with the reason below the minimum of reviews. */
+    optimizeScheduler: async () => parsedWith(SchedulerStatus, await request<unknown>('POST', '/api/me/scheduler/optimize')),
+    /** Reviews per day and knowledge kept at each desired retention, under the learner's parameters. */
+    simulateScheduler: async (body: SimulateBody) =>
+      parsedWith(SimulationResponse, await request<unknown>('POST', '/api/me/scheduler/simulate', { body })),
+
     listRecallSets: () => request<{ recallSets: RecallSetSummary[] }>('GET', '/api/recall-sets'),
     getRecallSet: (recallSetId: string) => request<RecallSetDetail>('GET', `/api/recall-sets/${id(recallSetId)}`),
     createRecallSet: (body: CreateRecallSetBody) => request<RecallSetDetail>('POST', '/api/recall-sets', { body }),
@@ -149,6 +183,16 @@ export function createHttpClient(options: HttpClientOptions) {
     listCards: (recallSetId: string) => request<CardList>('GET', `/api/cards?recallSetId=${id(recallSetId)}`),
 
     listBlueprints: () => request<BlueprintList>('GET', '/api/blueprints'),
+
+    /** The plans the learner may use: their own, shared ones and the built-in ones (SPEC §4.4). */
+    listStudyPlans: () => request<StudyPlanList>('GET', '/api/study-plans'),
+    getStudyPlan: (studyPlanId: string) => request<StudyPlanDetail>('GET', `/api/study-plans/${id(studyPlanId)}`),
+    createStudyPlan: (body: StudyPlanDraftBody) => request<StudyPlanDetail>('POST', '/api/study-plans', { body }),
+    /** A plan from JSON text or Markdown with front matter; an invalid one is refused with `field: message`. */
+    importStudyPlan: (body: StudyPlanImportBody) => request<StudyPlanDetail>('POST', '/api/study-plans/import', { body }),
+    updateStudyPlan: (studyPlanId: string, body: StudyPlanDraftBody) =>
+      request<StudyPlanDetail>('PUT', `/api/study-plans/${id(studyPlanId)}`, { body }),
+    deleteStudyPlan: (studyPlanId: string) => request<void>('DELETE', `/api/study-plans/${id(studyPlanId)}`),
 
     createSession: (body: CreateSessionBody) => request<{ sessionId: string }>('POST', '/api/sessions', { body }),
     listSessions: () => request<{ sessions: SessionListItem[] }>('GET', '/api/sessions'),

@@ -1,5 +1,5 @@
 import { lazy, useId, useMemo } from 'react';
-import { forecastDays, forecastSeries, type ForecastDay } from '../store/schedule';
+import { forecastDays, forecastSeries, type ForecastDay, type ForecastPoint } from '../store/schedule';
 import { LazyChart } from './load-boundary';
 
 const ForecastChart = lazy(() => import('./charts/forecast-chart'));
@@ -10,21 +10,22 @@ function plural(count: number, one: string, many: string) {
 
 function busiestDay(series: ForecastDay[]): ForecastDay | null {
   let busiest: ForecastDay | null = null;
-  for (const day of series) if (day.count > 0 && (!busiest || day.count > busiest.count)) busiest = day;
+  for (const day of series.slice(1)) if (day.count > 0 && (!busiest || day.count > busiest.count)) busiest = day;
   return busiest;
 }
 
 /**
  * The 30-day review forecast: a bar chart (lazy, decorative for screen readers), a one-line
- * summary, and the same numbers as a visually hidden table.
+ * summary, and the same numbers as a visually hidden table. The first bar is what is due now —
+ * the same count as the set's "due" (the server's statuses); then one bar per calendar day.
  */
-export function ForecastPanel({ cards, now }: { cards: ReadonlyArray<{ due: string }>; now: Date }) {
+export function ForecastPanel({ points, now }: { points: ReadonlyArray<ForecastPoint>; now: Date }) {
   const captionId = useId();
-  // The buckets only move at midnight: recompute once per day, not on every clock tick.
+  // The day buckets only move at midnight: recompute once per day or when the points change.
   const dayKey = now.toDateString();
-  const series = useMemo(() => forecastSeries(cards, new Date(dayKey)), [cards, dayKey]);
-  const total = series.reduce((sum, day) => sum + day.count, 0);
-  const today = series[0]?.count ?? 0;
+  const series = useMemo(() => forecastSeries(points, new Date(dayKey)), [points, dayKey]);
+  const dueNow = series[0]?.count ?? 0;
+  const later = series.slice(1).reduce((sum, day) => sum + day.count, 0);
   const busiest = busiestDay(series);
 
   return (
@@ -35,13 +36,14 @@ export function ForecastPanel({ cards, now }: { cards: ReadonlyArray<{ due: stri
       data-counts={series.map((day) => day.count).join(',')}
     >
       <figcaption id={captionId} className="chart-caption">
-        Reviews due per day over the next {forecastDays} days (overdue reviews count today)
+        Reviews due now, then per day over the next {forecastDays} days
       </figcaption>
       <p className="chart-summary" data-testid="forecast-summary">
-        {total === 0
-          ? `Nothing due in the next ${forecastDays} days.`
-          : `${plural(total, 'review', 'reviews')} in the next ${forecastDays} days · ${today} due today` +
-            (busiest && busiest.day > 0 && busiest.count > today ? ` · busiest: ${busiest.label} (${busiest.count})` : '')}
+        <span data-testid="forecast-due-now">{dueNow} due now</span>
+        {later === 0
+          ? ` · nothing else in the next ${forecastDays} days`
+          : ` · ${plural(later, 'more review', 'more reviews')} in the next ${forecastDays} days` +
+            (busiest ? ` · busiest: ${busiest.longLabel} (${busiest.count})` : '')}
       </p>
       <LazyChart>
         <ForecastChart data={series} />
@@ -56,7 +58,7 @@ export function ForecastPanel({ cards, now }: { cards: ReadonlyArray<{ due: stri
         </thead>
         <tbody>
           {series.map((day) => (
-            <tr key={day.day}>
+            <tr key={day.key}>
               <th scope="row">{day.longLabel}</th>
               <td>{day.count}</td>
             </tr>

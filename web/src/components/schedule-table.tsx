@@ -1,4 +1,4 @@
-import { cardStateLabels, formatDecimal, formatRelativeDue, type ScheduleRow } from '../store/schedule';
+import { cardStateLabels, formatDecimal, formatPercent, formatRelativeDue, type ScheduleRow } from '../store/schedule';
 
 function formatDate(iso: string): string {
   const date = new Date(iso);
@@ -18,7 +18,18 @@ function Missing() {
 }
 
 /** The FSRS state of every point of a set: what is due when, and how well it is known. */
-export function ScheduleTable({ rows, now, labelledBy }: { rows: ScheduleRow[]; now: Date; labelledBy: string }) {
+export function ScheduleTable({
+  rows,
+  now,
+  labelledBy,
+  desiredRetention,
+}: {
+  rows: ScheduleRow[];
+  now: Date;
+  labelledBy: string;
+  /** Points whose predicted recall is below it are marked. */
+  desiredRetention: number;
+}) {
   return (
     // A focusable scroll region, so a keyboard can scroll the table on a narrow screen.
     <div className="table-scroll" role="region" aria-labelledby={labelledBy} tabIndex={0}>
@@ -28,6 +39,9 @@ export function ScheduleTable({ rows, now, labelledBy }: { rows: ScheduleRow[]; 
             <th scope="col">Point</th>
             <th scope="col">State</th>
             <th scope="col">Next due</th>
+            <th scope="col" className="numeric">
+              Recall now
+            </th>
             <th scope="col" className="numeric">
               Stability (days)
             </th>
@@ -44,7 +58,9 @@ export function ScheduleTable({ rows, now, labelledBy }: { rows: ScheduleRow[]; 
         </thead>
         <tbody>
           {rows.map((row) => {
-            const relative = formatRelativeDue(row.due, now);
+            // The server's status decides "due now", as it does for every count on the page.
+            const relative = row.status === 'scheduled' ? formatRelativeDue(row.due, now) : 'due now';
+            const below = row.retrievability !== null && row.retrievability < desiredRetention;
             return (
               <tr key={row.pointId} data-testid="schedule-row" data-point-id={row.pointId} data-state={row.state}>
                 <th scope="row" className="point-cell">
@@ -57,6 +73,20 @@ export function ScheduleTable({ rows, now, labelledBy }: { rows: ScheduleRow[]; 
                   <time dateTime={row.due} title={formatDate(row.due)}>
                     {relative}
                   </time>
+                </td>
+                <td
+                  className={below ? 'numeric below-retention' : 'numeric'}
+                  data-testid="retrievability"
+                  data-value={row.retrievability ?? ''}
+                >
+                  {row.retrievability === null ? (
+                    <Missing />
+                  ) : (
+                    <>
+                      {formatPercent(row.retrievability)}
+                      {below ? <span className="visually-hidden"> (below your desired retention)</span> : null}
+                    </>
+                  )}
                 </td>
                 <td className="numeric">{row.stability === null ? <Missing /> : formatDecimal(row.stability)}</td>
                 <td className="numeric">{row.difficulty === null ? <Missing /> : formatDecimal(row.difficulty)}</td>

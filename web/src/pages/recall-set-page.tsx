@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { useEffect, useMemo } from 'react';
 import { ForecastPanel } from '../components/forecast-panel';
 import { ScheduleTable } from '../components/schedule-table';
 import { useDocumentTitle } from '../hooks/use-document-title';
@@ -7,7 +7,7 @@ import { useRecallSetSchedule } from '../hooks/use-recall-set-schedule';
 import { navigate } from '../hooks/use-route';
 import { useStartSession } from '../hooks/use-start-session';
 import { recallSetScheduleStore } from '../services';
-import { scheduleRows } from '../store/schedule';
+import { scheduleRows, statusCounts } from '../store/schedule';
 
 function plural(count: number, one: string, many: string) {
   return `${count} ${count === 1 ? one : many}`;
@@ -21,6 +21,7 @@ export function RecallSetPage({ recallSetId }: { recallSetId: string }) {
   );
   const cards = useRecallSetSchedule(recallSetId, (state) => state.cards);
   const error = useRecallSetSchedule(recallSetId, (state) => state.error);
+  const desiredRetention = useRecallSetSchedule(recallSetId, (state) => state.desiredRetention);
   // Relative due times ("in 5 minutes") stay right while the page is open.
   const now = useNow(60_000);
   const session = useStartSession();
@@ -31,8 +32,14 @@ export function RecallSetPage({ recallSetId }: { recallSetId: string }) {
     () => (recallSet ? scheduleRows(recallSet.points, cards, new Date(minuteKey * 60_000)) : []),
     [recallSet, cards, minuteKey],
   );
-  const dueNow = rows.filter((row) => new Date(row.due).getTime() <= now.getTime()).length;
-  const newCount = rows.filter((row) => row.state === 'new').length;
+  // The server's statuses are the one definition of due and new (as on the sets list).
+  const { due: dueNow, new: newCount } = statusCounts(rows);
+  // A point that falls due while the page is open: ask the server again rather than guess.
+  const fellDue = rows.some((row) => row.status === 'scheduled' && new Date(row.due).getTime() <= minuteKey * 60_000);
+  useEffect(() => {
+    if (fellDue) void recallSetScheduleStore.getState().load(recallSetId);
+  }, [fellDue, recallSetId]);
+  const earlyReview = recallSet !== null && rows.length > 0 && dueNow === 0;
 
   return (
     <div className="page">
@@ -56,8 +63,9 @@ export function RecallSetPage({ recallSetId }: { recallSetId: string }) {
               onClick={() => void session.start({ type: 'recall', recallSetId })}
               disabled={session.busy || recallSet.points.length === 0}
               aria-busy={session.busy}
+              aria-describedby={earlyReview ? 'early-review-note' : undefined}
             >
-              Start session
+              {earlyReview ? 'Review early' : 'Start session'}
             </button>
           </div>
         ) : null}
@@ -73,6 +81,13 @@ export function RecallSetPage({ recallSetId }: { recallSetId: string }) {
           </span>
           <span aria-hidden="true"> · </span>
           <span data-testid="new-count">{newCount} new</span>
+        </p>
+      ) : null}
+
+      {earlyReview ? (
+        <p id="early-review-note" className="field-hint" data-testid="early-review-note">
+          Nothing in this set is due yet. You can still review it early: every point comes up, and each one you recall
+          is scheduled from today — an early success lengthens its interval less than one on time.
         </p>
       ) : null}
 
@@ -105,15 +120,16 @@ export function RecallSetPage({ recallSetId }: { recallSetId: string }) {
           <>
             <section className="card section-card" aria-labelledby="forecast-heading">
               <h2 id="forecast-heading">Review forecast</h2>
-              <ForecastPanel cards={rows} now={now} />
+              <ForecastPanel points={rows} now={now} />
             </section>
             <section className="card section-card" aria-labelledby="schedule-heading">
               <h2 id="schedule-heading">Schedule</h2>
               <p className="field-hint">
-                Stability is how many days a memory lasts before recall drops to 90%; difficulty runs from 1 (easy)
-                to 10 (hard).
+                Recall now is the predicted chance you remember the point today; it is marked when below your desired
+                retention ({Math.round(desiredRetention * 100)}%). Stability is how many days a memory lasts before
+                recall drops to 90%; difficulty runs from 1 (easy) to 10 (hard).
               </p>
-              <ScheduleTable rows={rows} now={now} labelledBy="schedule-heading" />
+              <ScheduleTable rows={rows} now={now} labelledBy="schedule-heading" desiredRetention={desiredRetention} />
             </section>
           </>
         )

@@ -6,14 +6,17 @@ import { AssessmentResults } from '../components/assessment-results';
 import { CompletionScreen } from '../components/completion-screen';
 import { Composer } from '../components/composer';
 import { ConfirmDialog } from '../components/confirm-dialog';
+import { LearningBar, LearningRail } from '../components/learning-rail';
 import { Transcript } from '../components/transcript';
 import { useDocumentTitle } from '../hooks/use-document-title';
+import { useMediaQuery } from '../hooks/use-media-query';
 import { navigate } from '../hooks/use-route';
 import { useSessionConnection, useSessionView } from '../hooks/use-session';
 import { http, sessionStore, signOut } from '../services';
 import {
   selectAssessmentProgress,
   selectFinished,
+  selectLearningProgress,
   selectProgressLabel,
   selectReplying,
 } from '../store/session-store';
@@ -32,6 +35,7 @@ export default function SessionPage({ sessionId }: { sessionId: string }) {
   const title = useSessionView((view) => view.state?.title ?? null);
   const mode = useSessionView((view) => view.state?.mode ?? 'recall');
   const rabbitholeTopic = useSessionView((view) => view.state?.rabbitholeTopic ?? null);
+  const earlyReview = useSessionView((view) => view.state?.earlyReview === true);
   const progressLabel = useSessionView(selectProgressLabel);
   const progressRatio = useSessionView((view) =>
     view.state && view.state.totalPoints > 0 ? view.state.recalledCount / view.state.totalPoints : 0,
@@ -40,6 +44,11 @@ export default function SessionPage({ sessionId }: { sessionId: string }) {
   const finished = useSessionView(selectFinished);
   const isAssessment = useSessionView((view) => view.state?.type === 'assessment');
   const assessment = useSessionView(selectAssessmentProgress);
+  const learning = useSessionView(selectLearningProgress);
+  const isLearning = useSessionView((view) => view.state?.type === 'learning');
+  // Wide screens show the plan's steps beside the conversation; narrow ones fold them above it.
+  const wideRail = useMediaQuery('(min-width: 1100px)');
+  const [followUp, setFollowUp] = useState(false);
   const [timeUp, setTimeUp] = useState(false);
   const [confirmingEnd, setConfirmingEnd] = useState(false);
   const [review, setReview] = useState<{ busy: boolean; error: string | null }>({ busy: false, error: null });
@@ -61,6 +70,17 @@ export default function SessionPage({ sessionId }: { sessionId: string }) {
   async function retake(blueprintId: string) {
     setReview({ busy: true, error: null });
     const created = await http.createSession({ type: 'assessment', blueprintId });
+    if (!created.ok) {
+      setReview({ busy: false, error: created.error.message });
+      return;
+    }
+    setReview({ busy: false, error: null });
+    navigate({ name: 'session', sessionId: created.value.sessionId });
+  }
+
+  async function learnAgain(studyPlanId: string) {
+    setReview({ busy: true, error: null });
+    const created = await http.createSession({ type: 'learning', studyPlanId });
     if (!created.ok) {
       setReview({ busy: false, error: created.error.message });
       return;
@@ -119,6 +139,14 @@ export default function SessionPage({ sessionId }: { sessionId: string }) {
             onBack={() => navigate({ name: 'assessments' })}
             onRetake={(blueprintId) => void retake(blueprintId)}
           />
+        ) : summary.learning ? (
+          <CompletionScreen
+            summary={summary}
+            reviewBusy={review.busy}
+            reviewError={review.error}
+            onBack={() => navigate({ name: 'plans' })}
+            onReviewAgain={() => void learnAgain(summary.learning!.studyPlanId)}
+          />
         ) : (
           <CompletionScreen
             summary={summary}
@@ -128,7 +156,26 @@ export default function SessionPage({ sessionId }: { sessionId: string }) {
             onReviewAgain={() => void reviewAgain()}
           />
         )}
-        {messages.length > 0 ? (
+        {summary.learning && summary.reason === 'plan_completed' ? (
+          // A completed plan still answers questions (SPEC §4.4 step 1: post-completion replies).
+          followUp ? (
+            <section className="follow-up" aria-labelledby="follow-up-heading" data-testid="follow-up">
+              <h2 id="follow-up-heading">Questions about the plan</h2>
+              <Transcript messages={messages} streaming={streaming} typing={typing} pendingWidget={null} widgetDisabled />
+              <Composer
+                blockedReason={replying ? 'The tutor is replying…' : open ? null : 'Disconnected.'}
+                onSend={(message) => connection?.sendChat(message)}
+              />
+            </section>
+          ) : (
+            <div className="actions">
+              <button type="button" className="button" onClick={() => setFollowUp(true)} disabled={!open}>
+                Ask the tutor a question
+              </button>
+            </div>
+          )
+        ) : null}
+        {messages.length > 0 && !followUp ? (
           <details className="past-conversation">
             <summary>Show the conversation</summary>
             <Transcript messages={messages} streaming={null} typing={false} pendingWidget={null} widgetDisabled />
@@ -146,16 +193,41 @@ export default function SessionPage({ sessionId }: { sessionId: string }) {
         ? 'Disconnected.'
         : null;
 
+  const body = (
+    <div className="session-body">
+      <Transcript
+        messages={messages}
+        streaming={streaming}
+        typing={typing}
+        pendingWidget={pendingWidget}
+        // Past the deadline the server no longer takes answers; it is finishing the assessment.
+        widgetDisabled={!open || timeUp}
+        onWidgetSubmit={handleWidgetSubmit}
+      />
+      <Composer
+        blockedReason={blockedReason}
+        note={status === 'reconnecting' ? 'Messages are sent when the connection is back.' : null}
+        onSend={(message) => connection?.sendChat(message)}
+      />
+    </div>
+  );
+
   return (
     <div className="session-page">
       <div className="session-bar">
         <div className="session-bar-inner">
           <div className="session-title-group">
             <h1 className="session-title" tabIndex={-1}>
-              {title ?? (isAssessment ? 'Assessment' : 'Recall session')}
+              {title ?? (isAssessment ? 'Assessment' : isLearning ? 'Learning session' : 'Recall session')}
             </h1>
+            {learning ? <LearningBar progress={learning} /> : null}
             {assessment ? (
               <AssessmentBar progress={assessment} finished={finished} onTimeUp={() => setTimeUp(true)} />
+            ) : null}
+            {earlyReview && !finished ? (
+              <span className="badge" data-testid="early-review" title="Nothing in this set was due: every point is reviewed ahead of schedule.">
+                Early review
+              </span>
             ) : null}
             {progressLabel ? (
               <div className="progress">
@@ -210,22 +282,15 @@ export default function SessionPage({ sessionId }: { sessionId: string }) {
         </div>
       ) : null}
 
-      <div className="session-body">
-        <Transcript
-          messages={messages}
-          streaming={streaming}
-          typing={typing}
-          pendingWidget={pendingWidget}
-          // Past the deadline the server no longer takes answers; it is finishing the assessment.
-          widgetDisabled={!open || timeUp}
-          onWidgetSubmit={handleWidgetSubmit}
-        />
-        <Composer
-          blockedReason={blockedReason}
-          note={status === 'reconnecting' ? 'Messages are sent when the connection is back.' : null}
-          onSend={(message) => connection?.sendChat(message)}
-        />
-      </div>
+      {learning ? (
+        // The conversation keeps its place in the tree when the rail changes layout (resizing).
+        <div className="learning-layout">
+          <LearningRail progress={learning} layout={wideRail ? 'side' : 'compact'} />
+          {body}
+        </div>
+      ) : (
+        body
+      )}
 
       {confirmingEnd ? (
         <ConfirmDialog
@@ -237,6 +302,8 @@ export default function SessionPage({ sessionId }: { sessionId: string }) {
         >
           {isAssessment ? (
             <p>Items you have not answered score zero. Your results are shown right away.</p>
+          ) : isLearning ? (
+            <p>You see a summary of the steps you covered. You can start the plan again at any time.</p>
           ) : (
             <p>Points you have not recalled yet will come back for review soon.</p>
           )}

@@ -1,6 +1,9 @@
 import { useEffect, useId, useState, type FormEvent } from 'react';
+import { RetentionForecast } from '../components/retention-forecast';
+import { SchedulerPanel } from '../components/scheduler-panel';
 import { useAuth } from '../hooks/use-auth';
 import { useDocumentTitle } from '../hooks/use-document-title';
+import { useScheduler } from '../hooks/use-scheduler';
 import { useSettings } from '../hooks/use-settings';
 import { settingsStore } from '../services';
 import { describeRetention, retentionRange } from '../store/settings-store';
@@ -9,9 +12,16 @@ function percent(value: number): string {
   return `${Math.round(value * 100)}%`;
 }
 
-/** The learner's settings: desired retention for spaced repetition. */
+/**
+ * The learner's settings: desired retention for spaced repetition, with the workload it costs
+ * beside the slider, and the scheduler's parameters and optimiser (issue 17).
+ */
 export function SettingsPage() {
   const saved = useAuth((state) => state.learner?.desiredRetention ?? null);
+  const learnerId = useAuth((state) => state.learner?.id ?? null);
+  const scheduler = useScheduler(learnerId, (state) => state);
+  // The learner's own forgetting-curve decay (FSRS-6 w20) once their parameters are known.
+  const decay = scheduler.scheduler?.parameters.weights[20];
   const status = useSettings((state) => state.status);
   const error = useSettings((state) => state.error);
   const [retention, setRetention] = useState<number>(saved ?? retentionRange.default);
@@ -40,42 +50,45 @@ export function SettingsPage() {
   }
 
   return (
-    <div className="page narrow">
+    <div className="page settings-page">
       <div className="page-heading">
         <h1 tabIndex={-1}>Settings</h1>
       </div>
       <form className="card" onSubmit={handleSubmit} data-testid="settings-form">
         <h2>Spaced repetition</h2>
-        <div className="field">
-          <div className="slider-label-row">
-            <label htmlFor={inputId}>Desired retention</label>
-            <output htmlFor={inputId} className="slider-value" data-testid="retention-value">
-              {percent(retention)}
-            </output>
+        <div className="retention-layout">
+          <div className="field">
+            <div className="slider-label-row">
+              <label htmlFor={inputId}>Desired retention</label>
+              <output htmlFor={inputId} className="slider-value" data-testid="retention-value">
+                {percent(retention)}
+              </output>
+            </div>
+            <input
+              id={inputId}
+              type="range"
+              className="slider"
+              min={retentionRange.min}
+              max={retentionRange.max}
+              step={retentionRange.step}
+              value={retention}
+              aria-valuetext={percent(retention)}
+              aria-describedby={`${explanationId} ${effectId}`}
+              onChange={(event) => handleChange(Number(event.target.value))}
+            />
+            <div className="slider-scale" aria-hidden="true">
+              <span>{percent(retentionRange.min)}</span>
+              <span>{percent(retentionRange.max)}</span>
+            </div>
+            <p id={explanationId} className="field-hint">
+              The share of points you want to still remember when they come up for review. Higher retention means more
+              frequent reviews; lower means fewer reviews and more forgetting. 90% is a good balance.
+            </p>
+            <p id={effectId} className="retention-effect" data-testid="retention-effect">
+              {describeRetention(retention, decay)}
+            </p>
           </div>
-          <input
-            id={inputId}
-            type="range"
-            className="slider"
-            min={retentionRange.min}
-            max={retentionRange.max}
-            step={retentionRange.step}
-            value={retention}
-            aria-valuetext={percent(retention)}
-            aria-describedby={`${explanationId} ${effectId}`}
-            onChange={(event) => handleChange(Number(event.target.value))}
-          />
-          <div className="slider-scale" aria-hidden="true">
-            <span>{percent(retentionRange.min)}</span>
-            <span>{percent(retentionRange.max)}</span>
-          </div>
-          <p id={explanationId} className="field-hint">
-            The share of points you want to still remember when they come up for review. Higher retention means more
-            frequent reviews; lower means fewer reviews and more forgetting. 90% is a good balance.
-          </p>
-          <p id={effectId} className="retention-effect" data-testid="retention-effect">
-            {describeRetention(retention)}
-          </p>
+          <RetentionForecast forecast={scheduler.forecast} retention={retention} />
         </div>
         {error ? (
           <p className="form-error" role="alert" data-testid="settings-error">
@@ -96,6 +109,7 @@ export function SettingsPage() {
           </button>
         </div>
       </form>
+      <SchedulerPanel state={scheduler} />
     </div>
   );
 }

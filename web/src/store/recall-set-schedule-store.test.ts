@@ -27,6 +27,8 @@ const card: CardView = {
   lapses: 0,
   state: 'review',
   lastReview: '2025-01-01T00:00:00.000Z',
+  status: 'scheduled',
+  retrievability: 0.93,
 };
 
 const notFound = { ok: false as const, error: { status: 404, code: 'not_found', message: 'No recall set with that id.' } };

@@ -8,6 +8,8 @@ export interface RecallSetScheduleState {
   status: 'idle' | 'loading' | 'ready' | 'error';
   recallSet: RecallSetDetail | null;
   cards: CardView[];
+  /** The learner's desired retention, as the server scheduled with (predicted recall below it is marked). */
+  desiredRetention: number;
   error: string | null;
   /**
    * Fetches the set and the learner's cards for it. Calls for the set already loading share
@@ -25,6 +27,7 @@ export function createRecallSetScheduleStore(http: Pick<HttpClient, 'getRecallSe
     status: 'idle',
     recallSet: null,
     cards: [],
+    desiredRetention: 0.9,
     error: null,
     load: (recallSetId) => {
       if (inFlight?.recallSetId === recallSetId) return inFlight.promise;
@@ -56,7 +59,13 @@ export function createRecallSetScheduleStore(http: Pick<HttpClient, 'getRecallSe
       store.setState({ status: 'error', recallSet: detail.value, error: cards.error.message });
       return;
     }
-    store.setState({ status: 'ready', recallSet: detail.value, cards: cards.value.cards, error: null });
+    store.setState({
+      status: 'ready',
+      recallSet: detail.value,
+      cards: cards.value.cards,
+      desiredRetention: cards.value.desiredRetention ?? store.getState().desiredRetention,
+      error: null,
+    });
   }
 
   return store;

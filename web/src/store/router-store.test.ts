@@ -18,6 +18,12 @@ describe('parseRoute', () => {
     ['#/assessments', { name: 'assessments' }],
     ['#/settings', { name: 'settings' }],
     ['#/settings/extra', { name: 'not-found', path: '/settings/extra' }],
+    ['#/study-plans', { name: 'plans' }],
+    ['#/study-plans/new', { name: 'plan-new' }],
+    ['#/study-plans/import', { name: 'plan-import' }],
+    ['#/study-plans/fractions-basics', { name: 'plan-detail', studyPlanId: 'fractions-basics' }],
+    ['#/study-plans/sp_1/edit', { name: 'plan-edit', studyPlanId: 'sp_1' }],
+    ['#/study-plans/sp_1/steps', { name: 'not-found', path: '/study-plans/sp_1/steps' }],
   ])('%s', (hash, route) => {
     expect(parseRoute(hash)).toEqual(route);
   });
@@ -32,6 +38,11 @@ describe('parseRoute', () => {
       { name: 'import' },
       { name: 'assessments' },
       { name: 'settings' },
+      { name: 'plans' },
+      { name: 'plan-new' },
+      { name: 'plan-import' },
+      { name: 'plan-detail', studyPlanId: 'a/b' },
+      { name: 'plan-edit', studyPlanId: 'a/b' },
       { name: 'session', sessionId: 's-1' },
     ];
     for (const route of routes) expect(parseRoute(`#${routePath(route)}`)).toEqual(route);

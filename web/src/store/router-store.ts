@@ -10,6 +10,11 @@ export type Route =
   | { name: 'import' }
   | { name: 'assessments' }
   | { name: 'settings' }
+  | { name: 'plans' }
+  | { name: 'plan-new' }
+  | { name: 'plan-import' }
+  | { name: 'plan-detail'; studyPlanId: string }
+  | { name: 'plan-edit'; studyPlanId: string }
   | { name: 'session'; sessionId: string }
   | { name: 'not-found'; path: string };
 
@@ -42,6 +47,13 @@ export function parseRoute(hash: string): Route {
     if (second && parts.length === 2) return { name: 'set-detail', recallSetId: second };
     if (second && third === 'edit' && parts.length === 3) return { name: 'set-edit', recallSetId: second };
   }
+  if (first === 'study-plans') {
+    if (parts.length === 1) return { name: 'plans' };
+    if (second === 'new' && parts.length === 2) return { name: 'plan-new' };
+    if (second === 'import' && parts.length === 2) return { name: 'plan-import' };
+    if (second && parts.length === 2) return { name: 'plan-detail', studyPlanId: second };
+    if (second && third === 'edit' && parts.length === 3) return { name: 'plan-edit', studyPlanId: second };
+  }
   if (first === 'sessions' && second && parts.length === 2) return { name: 'session', sessionId: second };
   return { name: 'not-found', path };
 }
@@ -65,6 +77,16 @@ export function routePath(route: Route): string {
       return '/assessments';
     case 'settings':
       return '/settings';
+    case 'plans':
+      return '/study-plans';
+    case 'plan-new':
+      return '/study-plans/new';
+    case 'plan-import':
+      return '/study-plans/import';
+    case 'plan-detail':
+      return `/study-plans/${encodeURIComponent(route.studyPlanId)}`;
+    case 'plan-edit':
+      return `/study-plans/${encodeURIComponent(route.studyPlanId)}/edit`;
     case 'session':
       return `/sessions/${encodeURIComponent(route.sessionId)}`;
     case 'not-found':

@@ -1,6 +1,6 @@
 import type { CardView } from '@tutorloop/shared';
 import { describe, expect, it } from 'vitest';
-import { forecastDueCounts, forecastSeries, formatDecimal, formatRelativeDue, scheduleRows } from './schedule';
+import { forecastDueCounts, forecastSeries, formatDecimal, formatRelativeDue, scheduleRows, statusCounts } from './schedule';
 
 // Local-time dates: the forecast buckets by the learner's calendar day, whatever the zone.
 const now = new Date(2025, 0, 10, 15, 30);
@@ -17,57 +17,64 @@ function card(pointId: string, overrides: Partial<CardView> = {}): CardView {
     lapses: 0,
     state: 'review',
     lastReview: at(7),
+    status: 'due',
+    retrievability: 0.85,
     ...overrides,
   };
 }
 
+const scheduled = (due: string) => ({ due, status: 'scheduled' as const });
+
 describe('forecastDueCounts', () => {
-  it('gives 30 days, all zero without cards', () => {
-    expect(forecastDueCounts([], now)).toEqual(new Array(30).fill(0));
+  it('gives nothing due now and 30 empty days without points', () => {
+    expect(forecastDueCounts([], now)).toEqual({ now: 0, days: new Array(30).fill(0) });
   });
 
-  it('counts overdue cards and cards due later today on day 0, then one bucket per calendar day', () => {
+  it('counts what the server calls due or new as due now, then scheduled points per calendar day', () => {
     const counts = forecastDueCounts(
       [
-        { due: at(1) }, // nine days overdue
-        { due: at(10, 9) }, // overdue since this morning
-        { due: at(10, 23, 59) }, // later today
-        { due: at(11, 0, 1) }, // just after midnight: tomorrow
-        { due: at(11, 20) },
-        { due: at(15) },
+        { due: at(1), status: 'due' }, // nine days overdue
+        { due: now.toISOString(), status: 'new' }, // never reviewed
+        scheduled(at(10, 23, 59)), // later today
+        scheduled(at(11, 0, 1)), // just after midnight: tomorrow
+        scheduled(at(11, 20)),
+        scheduled(at(15)),
       ],
       now,
     );
-    expect(counts.slice(0, 6)).toEqual([3, 2, 0, 0, 0, 1]);
-    expect(counts.reduce((sum, count) => sum + count, 0)).toBe(6);
+    expect(counts.now).toBe(2);
+    expect(counts.days.slice(0, 6)).toEqual([1, 2, 0, 0, 0, 1]);
   });
 
   it('keeps day 29 and leaves out anything after the window', () => {
-    const counts = forecastDueCounts([{ due: at(39) }, { due: at(40) }, { due: at(70) }], now);
-    expect(counts[29]).toBe(1);
-    expect(counts.reduce((sum, count) => sum + count, 0)).toBe(1);
-  });
-
-  it('treats an unreadable due date as due now', () => {
-    expect(forecastDueCounts([{ due: 'not a date' }], now)[0]).toBe(1);
+    const counts = forecastDueCounts([scheduled(at(39)), scheduled(at(40)), scheduled(at(70))], now);
+    expect(counts.days[29]).toBe(1);
+    expect(counts.days.reduce((sum, count) => sum + count, 0)).toBe(1);
   });
 
   it('counts across a month boundary by calendar days', () => {
     const lateJanuary = new Date(2025, 0, 31, 22, 0);
-    expect(forecastDueCounts([{ due: new Date(2025, 1, 1, 1, 0).toISOString() }], lateJanuary).slice(0, 2)).toEqual([0, 1]);
+    expect(forecastDueCounts([scheduled(new Date(2025, 1, 1, 1, 0).toISOString())], lateJanuary).days.slice(0, 2)).toEqual([0, 1]);
+  });
+
+  it('shows the same due and new counts as the page: one definition (regression: "0 due" beside "4 due today")', () => {
+    const points = [{ due: at(10, 9), status: 'due' as const }, { due: now.toISOString(), status: 'new' as const }, scheduled(at(10, 20))];
+    expect(statusCounts(points)).toEqual({ due: 2, new: 1 });
+    expect(forecastSeries(points, now)[0]?.count).toBe(statusCounts(points).due);
   });
 });
 
 describe('forecastSeries', () => {
-  it('labels today, tomorrow and the dates after', () => {
-    const series = forecastSeries([{ due: at(12) }], now, 'en-US');
-    expect(series).toHaveLength(30);
-    expect(series.slice(0, 3)).toEqual([
-      { day: 0, label: 'Today', longLabel: 'Today', count: 0 },
-      { day: 1, label: 'Jan 11', longLabel: 'Tomorrow', count: 0 },
-      { day: 2, label: 'Jan 12', longLabel: 'Sunday, January 12', count: 1 },
+  it('labels now, later today, tomorrow and the dates after', () => {
+    const series = forecastSeries([scheduled(at(12))], now, 'en-US');
+    expect(series).toHaveLength(31);
+    expect(series.slice(0, 4)).toEqual([
+      { key: 'now', label: 'Now', longLabel: 'Due now', count: 0 },
+      { key: 'day-0', label: 'Later', longLabel: 'Later today', count: 0 },
+      { key: 'day-1', label: 'Jan 11', longLabel: 'Tomorrow', count: 0 },
+      { key: 'day-2', label: 'Jan 12', longLabel: 'Sunday, January 12', count: 1 },
     ]);
-    expect(series[29]?.label).toBe('Feb 8');
+    expect(series[30]?.label).toBe('Feb 8');
   });
 });
 
@@ -111,6 +118,8 @@ describe('scheduleRows', () => {
         reps: 2,
         lapses: 0,
         lastReview: at(7),
+        status: 'due',
+        retrievability: 0.85,
       },
       {
         pointId: 'p2',
@@ -122,6 +131,8 @@ describe('scheduleRows', () => {
         reps: 2,
         lapses: 1,
         lastReview: at(7),
+        status: 'due',
+        retrievability: 0.85,
       },
       {
         pointId: 'p3',
@@ -133,6 +144,8 @@ describe('scheduleRows', () => {
         reps: 0,
         lapses: 0,
         lastReview: null,
+        status: 'new',
+        retrievability: null,
       },
     ]);
   });

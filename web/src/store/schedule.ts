@@ -1,4 +1,4 @@
-import type { CardState, CardView, RecallPoint } from '@tutorloop/shared';
+import type { CardState, CardView, PointStatus, RecallPoint } from '@tutorloop/shared';
 
 /** Days shown by the review forecast: today (day 0) and the 29 days after it. */
 export const forecastDays = 30;
@@ -18,46 +18,67 @@ function calendarDaysBetween(from: Date, to: Date): number {
   return Math.round((startOfLocalDay(to).getTime() - startOfLocalDay(from).getTime()) / dayMs);
 }
 
+/** What the forecast needs of a point: when it is due, and the server's verdict on it now. */
+export type ForecastPoint = { due: string; status: PointStatus };
+
 /**
- * Cards due per day for the next `days` days: index 0 is today and also holds everything
- * overdue; cards due after the window are not counted. Unparseable dates count as due now,
- * like a point never reviewed.
+ * The review forecast: `now` counts every point the server calls due now — never reviewed or
+ * FSRS due ≤ now, exactly the set's "due" count (one definition, server/src/core/recall/fsrs.ts
+ * `pointStatus`); `days[d]` counts the points scheduled later on calendar day d (0 = later
+ * today). Points due after the window are not counted.
  */
-export function forecastDueCounts(cards: ReadonlyArray<Pick<CardView, 'due'>>, now: Date, days = forecastDays): number[] {
+export function forecastDueCounts(points: ReadonlyArray<ForecastPoint>, now: Date, days = forecastDays): { now: number; days: number[] } {
   const counts = new Array<number>(days).fill(0);
-  for (const card of cards) {
-    const due = new Date(card.due);
+  let dueNow = 0;
+  for (const point of points) {
+    if (point.status !== 'scheduled') {
+      dueNow += 1;
+      continue;
+    }
+    const due = new Date(point.due);
     const day = Number.isNaN(due.getTime()) ? 0 : Math.max(0, calendarDaysBetween(now, due));
     if (day < days) counts[day] = (counts[day] ?? 0) + 1;
   }
-  return counts;
+  return { now: dueNow, days: counts };
 }
 
 /** One bar of the forecast chart. */
 export interface ForecastDay {
-  /** 0 = today. */
-  day: number;
-  /** Short axis label: `Today`, then `Jan 5`, … */
+  /** `now`, then `day-0` (later today), `day-1`, … */
+  key: string;
+  /** Short axis label: `Now`, `Later`, then `Jan 5`, … */
   label: string;
-  /** Long label for the accessible table: `Today`, `Tomorrow`, `Sunday, January 5`. */
+  /** Long label for the accessible table: `Due now`, `Later today`, `Tomorrow`, `Sunday, January 5`. */
   longLabel: string;
   count: number;
 }
 
 /** The forecast counts with their dates, ready to draw and to read out. */
-export function forecastSeries(cards: ReadonlyArray<Pick<CardView, 'due'>>, now: Date, locale?: string): ForecastDay[] {
+export function forecastSeries(points: ReadonlyArray<ForecastPoint>, now: Date, locale?: string): ForecastDay[] {
   const today = startOfLocalDay(now);
-  return forecastDueCounts(cards, now).map((count, day) => {
-    const date = new Date(today.getFullYear(), today.getMonth(), today.getDate() + day);
-    const label = day === 0 ? 'Today' : date.toLocaleDateString(locale, { month: 'short', day: 'numeric' });
-    const longLabel =
-      day === 0
-        ? 'Today'
-        : day === 1
-          ? 'Tomorrow'
-          : date.toLocaleDateString(locale, { weekday: 'long', month: 'long', day: 'numeric' });
-    return { day, label, longLabel, count };
-  });
+  const counts = forecastDueCounts(points, now);
+  return [
+    { key: 'now', label: 'Now', longLabel: 'Due now', count: counts.now },
+    ...counts.days.map((count, day) => {
+      const date = new Date(today.getFullYear(), today.getMonth(), today.getDate() + day);
+      const label = day === 0 ? 'Later' : date.toLocaleDateString(locale, { month: 'short', day: 'numeric' });
+      const longLabel =
+        day === 0
+          ? 'Later today'
+          : day === 1
+            ? 'Tomorrow'
+            : date.toLocaleDateString(locale, { weekday: 'long', month: 'long', day: 'numeric' });
+      return { key: `day-${day}`, label, longLabel, count };
+    }),
+  ];
+}
+
+/** Due now (new points included) and new, counted from the server's statuses: the page's numbers. */
+export function statusCounts(points: ReadonlyArray<{ status: PointStatus }>): { due: number; new: number } {
+  return {
+    due: points.filter((point) => point.status !== 'scheduled').length,
+    new: points.filter((point) => point.status === 'new').length,
+  };
 }
 
 function plural(count: number, unit: string): string {
@@ -105,6 +126,10 @@ export interface ScheduleRow {
   reps: number;
   lapses: number;
   lastReview: string | null;
+  /** What the point needs now, as the server decided it. */
+  status: PointStatus;
+  /** Predicted probability of recall now; null for a point never reviewed. */
+  retrievability: number | null;
 }
 
 /**
@@ -132,6 +157,8 @@ export function scheduleRows(
           reps: card?.reps ?? 0,
           lapses: card?.lapses ?? 0,
           lastReview: card?.lastReview ?? null,
+          status: 'new',
+          retrievability: null,
         };
       }
       return {
@@ -144,8 +171,15 @@ export function scheduleRows(
         reps: card.reps,
         lapses: card.lapses,
         lastReview: card.lastReview,
+        status: card.status,
+        retrievability: card.retrievability,
       };
     });
+}
+
+/** `0.934` → `93%`: a probability of recall as the learner reads it. */
+export function formatPercent(value: number): string {
+  return `${Math.round(value * 100)}%`;
 }
 
 /** `12.3` → `12.3`, `4` → `4`, `0.456` → `0.46`: enough precision to compare, no noise. */

@@ -17,6 +17,7 @@ import {
   createSessionStore,
   selectAssessmentProgress,
   selectFinished,
+  selectLearningProgress,
   selectProgressLabel,
   selectReplying,
 } from './session-store';
@@ -399,5 +400,55 @@ describe('session store: assessments', () => {
     expect(store.getState().summary).toEqual(finished);
     expect(store.getState().pendingWidget).toBeNull();
     expect(selectFinished(store.getState())).toBe(true);
+  });
+});
+
+describe('session store: learning sessions (SPEC §4.4)', () => {
+  const learning = {
+    studyPlanId: 'ipv4-subnetting',
+    step: 2,
+    totalSteps: 3,
+    stepType: 'check' as const,
+    concept: 'binary octets',
+    steps: [
+      { number: 1, type: 'explain' as const, concept: 'binary octets', status: 'done' as const },
+      { number: 2, type: 'check' as const, concept: 'binary octets', status: 'current' as const },
+      { number: 3, type: 'practice' as const, concept: 'network address', status: 'upcoming' as const },
+    ],
+    concepts: [
+      { concept: 'binary octets', level: 'learning' as const },
+      { concept: 'network address', level: 'not_started' as const },
+    ],
+    questionOpen: true,
+    extension: false,
+  };
+
+  it('exposes the step progress, concepts and open question, with no recall wording', () => {
+    const store = storeWith(events.state(activeState({ type: 'learning', title: 'IPv4 subnetting', recalledCount: 1, totalPoints: 3, learning })));
+    expect(selectProgressLabel(store.getState())).toBeNull();
+    expect(selectLearningProgress(store.getState())).toEqual(learning);
+    expect(selectAssessmentProgress(store.getState())).toBeNull();
+  });
+
+  it('follows each state_update: the next step, the question answered', () => {
+    const next = {
+      ...learning,
+      step: 3,
+      stepType: 'practice' as const,
+      concept: 'network address',
+      steps: learning.steps.map((step) => ({ ...step, status: step.number < 3 ? ('done' as const) : ('current' as const) })),
+      questionOpen: false,
+    };
+    const store = storeWith(
+      events.state(activeState({ type: 'learning', learning })),
+      events.state(awaitingState(choiceWidget, { type: 'learning', recalledCount: 2, totalPoints: 3, learning: next })),
+    );
+    expect(selectLearningProgress(store.getState())).toEqual(next);
+    expect(store.getState().pendingWidget).toEqual(choiceWidget);
+  });
+
+  it('has no learning progress in a recall session', () => {
+    const store = storeWith(events.state(activeState()));
+    expect(selectLearningProgress(store.getState())).toBeNull();
   });
 });

@@ -1,5 +1,6 @@
 import type {
   AssessmentProgress,
+  LearningProgress,
   HistoryMessage,
   ServerEvent,
   SessionState,
@@ -284,11 +285,12 @@ export function createSessionStore(options: SessionStoreOptions = {}) {
 export type SessionStore = ReturnType<typeof createSessionStore>;
 
 /**
- * "2 of 5 recalled", or null before the first state arrives. Assessments have no recall
- * progress: their item counter comes from `selectAssessmentProgress`.
+ * "2 of 5 recalled", or null before the first state arrives. Assessments and learning
+ * sessions have no recall progress: see `selectAssessmentProgress`, `selectLearningProgress`.
  */
 export function selectProgressLabel(view: SessionViewState): string | null {
-  if (!view.state || view.state.type === 'assessment') return null;
+  // Assessments count items and learning sessions steps, each in its own bar.
+  if (!view.state || view.state.type === 'assessment' || view.state.type === 'learning') return null;
   return `${view.state.recalledCount} of ${view.state.totalPoints} recalled`;
 }
 
@@ -305,4 +307,9 @@ export function selectFinished(view: SessionViewState): boolean {
 /** The running assessment's progress (item, section, deadline), or null for other sessions. */
 export function selectAssessmentProgress(view: SessionViewState): AssessmentProgress | null {
   return view.state?.type === 'assessment' ? (view.state.assessment ?? null) : null;
+}
+
+/** The running learning session's progress (step n of N, concepts, open question), or null for other sessions. */
+export function selectLearningProgress(view: SessionViewState): LearningProgress | null {
+  return view.state?.type === 'learning' ? (view.state.learning ?? null) : null;
 }

@@ -90,4 +90,10 @@ describe('retention explanation', () => {
     expect(describeRetention(0.99)).toBe('At 99%, reviews come about 15× as often as at 90%.');
     expect(describeRetention(0.8)).toBe('At 80%, reviews come about 3.3× less often than at 90%, and you forget more.');
   });
+
+  it('uses the learner’s own decay once their parameters are optimised (a flatter curve: retention costs less)', () => {
+    // R^(-1/0.5) − 1 at 0.8 and 0.9: 0.5625 / 0.2346 ≈ 2.40.
+    expect(intervalFactor(0.8, 0.5)).toBeCloseTo(2.398, 2);
+    expect(describeRetention(0.8, 0.5)).toBe('At 80%, reviews come about 2.4× less often than at 90%, and you forget more.');
+  });
 });

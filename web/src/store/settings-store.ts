@@ -6,25 +6,26 @@ import type { AuthStore } from './auth-store';
 /** Bounds and default of the desired retention (shared `UpdateLearnerBody`). */
 export const retentionRange = { min: 0.7, max: 0.99, step: 0.01, default: 0.9 } as const;
 
-/** The FSRS-6 default decay ts-fsrs schedules with (the server uses the default parameters). */
-const fsrsDecay = 0.1542;
+/** The FSRS-6 default decay (w20) ts-fsrs schedules with, until the learner's parameters are optimised. */
+export const defaultFsrsDecay = 0.1542;
 
-function intervalAt(retention: number): number {
-  return retention ** (-1 / fsrsDecay) - 1;
+function intervalAt(retention: number, decay: number): number {
+  return retention ** (-1 / decay) - 1;
 }
 
 /**
  * How much longer (> 1) or shorter (< 1) review intervals are at `retention` than at 90%, for
- * the same memory: FSRS's interval is proportional to R^(-1/decay) − 1.
+ * the same memory: FSRS's interval is proportional to R^(-1/decay) − 1. `decay` is the
+ * learner's own (w20 of their parameters) once optimised.
  */
-export function intervalFactor(retention: number): number {
-  return intervalAt(retention) / intervalAt(retentionRange.default);
+export function intervalFactor(retention: number, decay = defaultFsrsDecay): number {
+  return intervalAt(retention, decay) / intervalAt(retentionRange.default, decay);
 }
 
 /** A plain-words note on what a retention means for the review load. */
-export function describeRetention(retention: number): string {
+export function describeRetention(retention: number, decay = defaultFsrsDecay): string {
   const percent = Math.round(retention * 100);
-  const factor = intervalFactor(retention);
+  const factor = intervalFactor(retention, decay);
   if (Math.abs(factor - 1) < 0.05) return `At ${percent}%, reviews come at the recommended pace.`;
   if (factor < 1) {
     return `At ${percent}%, reviews come about ${formatFactor(1 / factor)}× as often as at 90%.`;
