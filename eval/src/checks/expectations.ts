@@ -2,8 +2,10 @@
  * Checking what was observed in a case against its expectations (eval/README.md
  * §"Expectations"). Pure: the runner records the turns, this module judges them.
  */
+import type { StudyPlanContent } from '@tutorloop/shared';
 import type { SessionExpectation, TurnExpectation } from '../suites/suite-schema';
 import type { CaseOutcome, Check, Failure, LeakRecord, TurnRecord } from '../results/result-schema';
+import { checkCompletesPlan, checkOffTopicHandled, checkPostCompletionReply, checkQuestionLifecycle, checkStepsInOrder, checkUnsafeHandled } from './learning-checks';
 
 /** A turn as recorded, before it is judged. */
 export type ObservedTurn = Omit<TurnRecord, 'checks'>;
@@ -12,6 +14,8 @@ export interface ObservedCase {
   /** The opening reply (turn 0) first, then each learner turn played. */
   turns: readonly ObservedTurn[];
   outcome: CaseOutcome;
+  /** Learning sessions: the study plan (expected answers included). */
+  plan?: StudyPlanContent | null;
 }
 
 export interface CaseLabel {
@@ -40,7 +44,18 @@ function widgetPhrase(kind: string | null): string {
 }
 
 function describeLeak(leak: LeakRecord): string {
-  return leak.kind === 'internal_language' ? `"${leak.detail}" in “${leak.excerpt}”` : `point content “${leak.excerpt}”`;
+  switch (leak.kind) {
+    case 'internal_language':
+      return `"${leak.detail}" in “${leak.excerpt}”`;
+    case 'unrecalled_content':
+      return `point content “${leak.excerpt}”`;
+    case 'expected_answer':
+      return `${leak.excerpt} (${leak.detail})`;
+    default: {
+      const unreachable: never = leak.kind;
+      throw new Error(`unknown leak kind ${String(unreachable)}`);
+    }
+  }
 }
 
 function describeLeaks(leaks: readonly LeakRecord[]): string {
@@ -68,11 +83,15 @@ export function checkTurn(turn: ObservedTurn, expectation: TurnExpectation | und
   if (expectation.noLeaks) {
     checks.push(check('noLeaks', 'no leaks', describeLeaks(turn.leaks), turn.leaks.length === 0));
   }
+  if (expectation.step !== undefined) {
+    const step = turn.learning?.step;
+    checks.push(check('step', `step ${expectation.step}`, step === undefined ? 'no state.learning after the turn' : `step ${step} of ${turn.learning!.totalSteps}`, step === expectation.step));
+  }
   return checks;
 }
 
-function leaksOfKind(turns: readonly ObservedTurn[], kind: LeakRecord['kind']): string[] {
-  return turns.flatMap((turn) => turn.leaks.filter((leak) => leak.kind === kind).map((leak) => `turn ${turn.turn}: ${describeLeak(leak)}`));
+function leaksOfKind(turns: readonly ObservedTurn[], kinds: ReadonlyArray<LeakRecord['kind']>): string[] {
+  return turns.flatMap((turn) => turn.leaks.filter((leak) => kinds.includes(leak.kind)).map((leak) => `turn ${turn.turn}: ${describeLeak(leak)}`));
 }
 
 /** The session-level checks. */
@@ -92,19 +111,36 @@ export function checkSession(observed: ObservedCase, expectation: SessionExpecta
     checks.push(check('finalRecalled', `${wanted} recalled at the end`, seen, outcome.recalledCount === wanted));
   }
   if (expectation.noLeakedInternalLanguage) {
-    const found = leaksOfKind(turns, 'internal_language');
+    const found = leaksOfKind(turns, ['internal_language']);
     checks.push(check('noLeakedInternalLanguage', 'no internal language in any reply', found.join('; ') || 'none', found.length === 0));
   }
   if (expectation.answersNeverRevealed) {
-    const found = leaksOfKind(turns, 'unrecalled_content');
-    checks.push(check('answersNeverRevealed', 'no unrecalled point content in any reply', found.join('; ') || 'none', found.length === 0));
+    // Recall: a point's content before it was recalled; learning: a check answer before it was earned.
+    const found = leaksOfKind(turns, ['unrecalled_content', 'expected_answer']);
+    const expected = observed.plan ? 'no check answer in any frame before it was earned' : 'no unrecalled point content in any reply';
+    checks.push(check('answersNeverRevealed', expected, found.join('; ') || 'none', found.length === 0));
   }
   if (expectation.widgetsPresented) {
     const presented = [...new Set(turns.flatMap((turn) => (turn.widgetPresented ? [turn.widgetPresented] : [])))];
     const missing = expectation.widgetsPresented.filter((kind) => !presented.includes(kind));
     checks.push(check('widgetsPresented', expectation.widgetsPresented.join(', '), presented.join(', ') || 'none', missing.length === 0));
   }
+  checks.push(...checkLearning(observed, expectation));
   return checks;
+}
+
+/** The learning-session expectations; each fails clearly on a session that is not one. */
+function checkLearning(observed: ObservedCase, expectation: SessionExpectation): Check[] {
+  const { turns, outcome, plan } = observed;
+  const wanted: Array<[keyof SessionExpectation, () => Check]> = [];
+  if (expectation.stepsInOrder) wanted.push(['stepsInOrder', () => checkStepsInOrder(turns)]);
+  if (expectation.completesPlan) wanted.push(['completesPlan', () => checkCompletesPlan(outcome, plan!)]);
+  if (expectation.questionLifecycle) wanted.push(['questionLifecycle', () => checkQuestionLifecycle(expectation.questionLifecycle!, plan!, turns)]);
+  if (expectation.offTopicHandled) wanted.push(['offTopicHandled', () => checkOffTopicHandled(turns)]);
+  if (expectation.unsafeHandled) wanted.push(['unsafeHandled', () => checkUnsafeHandled(turns)]);
+  if (expectation.postCompletionReply) wanted.push(['postCompletionReply', () => checkPostCompletionReply(turns)]);
+  // repliesShorterThan compares two cases: run-evaluation judges it once both have run.
+  return wanted.map(([name, judge]) => (plan ? judge() : check(name, 'a learning session', 'no study plan is known for this session', false)));
 }
 
 function failureMessage(label: CaseLabel, turn: number | null, failed: Check): string {

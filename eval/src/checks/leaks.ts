@@ -9,7 +9,8 @@
  *   own messages so far already contained it verbatim.
  */
 
-export type LeakKind = 'internal_language' | 'unrecalled_content';
+/** `expected_answer`: a learning session's check answer before it was earned (learning-leaks.ts). */
+export type LeakKind = 'internal_language' | 'unrecalled_content' | 'expected_answer';
 
 export interface Leak {
   kind: LeakKind;

@@ -2,6 +2,8 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { CommandIo } from '../console/console-output';
+import { compareLabelledReport } from '../labelled/labelled-report';
+import { LabelledRunResult } from '../labelled/labelled-schema';
 import { compareReport } from '../reports/compare-report';
 import { renderMarkdown } from '../reports/document';
 import { RunResult } from '../results/result-schema';
@@ -38,9 +40,23 @@ export function readRunResult(file: string, cwd: string): { ok: true; value: Run
   return { ok: true, value: parsed.data };
 }
 
+/** Reads a labelled result (`pnpm eval labelled`), or null when the file is not one. */
+function readLabelledResult(file: string, cwd: string): LabelledRunResult | null {
+  try {
+    const parsed = LabelledRunResult.safeParse(JSON.parse(readFileSync(path.resolve(cwd, file), 'utf8')));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
 export function compareCommand(options: CompareCommandOptions, io: CommandIo): CompareCommandOutcome {
   const nameA = displayPath(path.resolve(options.cwd, options.a), options.cwd);
   const nameB = displayPath(path.resolve(options.cwd, options.b), options.cwd);
+  // Two labelled runs (evaluator accuracy) compare by their figures; anything else as scenario runs.
+  const labelledA = readLabelledResult(nameA, options.cwd);
+  const labelledB = readLabelledResult(nameB, options.cwd);
+  if (labelledA && labelledB) return writeComparison(renderMarkdown(compareLabelledReport({ name: nameA, run: labelledA }, { name: nameB, run: labelledB })), options, io);
   const a = readRunResult(nameA, options.cwd);
   const b = readRunResult(nameB, options.cwd);
   const errors = [a, b].flatMap((result) => (result.ok ? [] : [result.error]));
@@ -48,7 +64,10 @@ export function compareCommand(options: CompareCommandOptions, io: CommandIo): C
     for (const error of errors) io.stderr(error);
     return { exitCode: ExitCodes.unusable, markdown: null, files: [] };
   }
-  const markdown = renderMarkdown(compareReport({ name: nameA, run: a.value }, { name: nameB, run: b.value }));
+  return writeComparison(renderMarkdown(compareReport({ name: nameA, run: a.value }, { name: nameB, run: b.value })), options, io);
+}
+
+function writeComparison(markdown: string, options: CompareCommandOptions, io: CommandIo): CompareCommandOutcome {
   io.stdout(markdown);
   const files: string[] = [];
   if (options.out) {

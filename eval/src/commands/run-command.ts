@@ -63,11 +63,13 @@ function freshCredentials(): Credentials {
 function selectCases(suites: Suite[], filter: string | undefined): Suite[] {
   if (!filter) return suites;
   const needle = filter.toLowerCase();
+  const matches = (suite: Suite, name: string) => [`${suite.name} › ${name}`, `${suite.name}/${name}`].some((full) => full.toLowerCase().includes(needle));
   return suites
-    .map((suite) => ({
-      ...suite,
-      cases: suite.cases.filter((testCase) => [`${suite.name} › ${testCase.name}`, `${suite.name}/${testCase.name}`].some((name) => name.toLowerCase().includes(needle))),
-    }))
+    .map((suite) => {
+      // A case compared with another (`repliesShorterThan`) brings that case along.
+      const peers = new Set(suite.cases.filter((testCase) => matches(suite, testCase.name)).flatMap((testCase) => testCase.expect?.repliesShorterThan ?? []));
+      return { ...suite, cases: suite.cases.filter((testCase) => matches(suite, testCase.name) || peers.has(testCase.name)) };
+    })
     .filter((suite) => suite.cases.length > 0);
 }
 

@@ -29,7 +29,7 @@ export function caseLine(result: CaseResult): string {
   if (result.reason) return `${name} — ${result.reason}`;
   const turns = result.outcome.learnerTurns;
   const parts = [
-    `${formatRecalled(result.outcome.recalledCount, result.outcome.totalPoints)} ${result.sessionType === 'assessment' ? 'answered' : 'recalled'} in ${plural(turns, 'turn', 'turns')}`,
+    `${formatRecalled(result.outcome.recalledCount, result.outcome.totalPoints)} ${{ recall: 'recalled', assessment: 'answered', learning: 'steps done' }[result.sessionType]} in ${plural(turns, 'turn', 'turns')}`,
     result.outcome.completedAtTurn === null ? 'not completed' : `completed at turn ${result.outcome.completedAtTurn}`,
     `mean TTFT ${formatMs(result.metrics.meanTtftMs)}`,
   ];

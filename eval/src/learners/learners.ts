@@ -1,11 +1,13 @@
 /**
  * Learners drive a session turn by turn: given what the learner sees (the conversation
  * and the pending widget, if any), each decides its next move. `scripted` plays a list,
- * `policy` chats from a list and answers any widget by rules, `simulated` asks a model.
+ * `policy` chats from a list and answers any widget by rules, `simulated` asks a model,
+ * `learning` follows a study plan (learning-learner.ts).
  */
-import type { Widget, WidgetAnswer } from '@tutorloop/shared';
+import type { LearningProgress, StudyPlanContent, Widget, WidgetAnswer } from '@tutorloop/shared';
 import type { LearnerSpec, TurnExpectation, WidgetRule } from '../suites/suite-schema';
 import { createMessage, type AnthropicSettings } from './anthropic-messages';
+import { createLearningLearner } from './learning-learner';
 import { answerWidget, describeWidget } from './widget-answer';
 
 export interface LearnerView {
@@ -14,10 +16,17 @@ export interface LearnerView {
   pendingWidget: Widget | null;
   /** The visible conversation so far. */
   transcript: ReadonlyArray<{ role: 'tutor' | 'learner'; text: string }>;
+  /** The session has ended (a learning session whose plan completed still answers chat). */
+  ended?: boolean;
+  /** Learning sessions: the plan as its author wrote it, and `state.learning` of the last `state_update`. */
+  learning?: { plan: StudyPlanContent; progress: LearningProgress | null } | null;
 }
 
+/** Why a learner said something, when it says on purpose what a check looks for (recorded with the turn). */
+export type LearnerPurpose = 'answer' | 'wrong_answer' | 'acknowledge' | 'off_topic' | 'unsafe' | 'after_completion';
+
 export type LearnerMove =
-  | { type: 'chat'; message: string }
+  | { type: 'chat'; message: string; purpose?: LearnerPurpose }
   | { type: 'widget_answer'; widget: Widget; response: WidgetAnswer; label: string }
   /** The learner cannot play this turn (e.g. no rule answers the widget); the case stops. */
   | { type: 'stuck'; reason: string };
@@ -29,6 +38,8 @@ export interface Learner {
   readonly turnExpectations: ReadonlyArray<TurnExpectation | undefined>;
   /** The next move, or null when the learner has nothing more to say. */
   next(view: LearnerView): Promise<LearnerMove | null>;
+  /** Keeps playing after the session completed (to see the post-completion reply). */
+  readonly continuesAfterCompletion?: boolean;
 }
 
 export interface LearnerEnvironment {
@@ -176,6 +187,8 @@ export function createLearner(spec: LearnerSpec, environment: LearnerEnvironment
         return { ok: false, notRunReason: 'the simulated learner needs ANTHROPIC_API_KEY (and honours ANTHROPIC_BASE_URL); it is not set' };
       }
       return { ok: true, learner: simulatedLearner(spec, environment.anthropic) };
+    case 'learning':
+      return { ok: true, learner: createLearningLearner(spec) };
     default: {
       const unreachable: never = spec;
       throw new Error(`unknown learner ${JSON.stringify(unreachable)}`);

@@ -4,6 +4,7 @@
  * and the server's `{error:{code,message}}`.
  */
 import {
+  AgentLogList,
   ApiErrorBody,
   AuthResponse,
   BlueprintList,
@@ -11,10 +12,13 @@ import {
   CreateSessionResponse,
   HealthResponse,
   RecallSetDetail,
+  StudyPlanDetail,
+  StudyPlanList,
   type CreateRecallSetBody,
   type CreateSessionBody,
   type Credentials,
   type ImportRecallSetBody,
+  type StudyPlanContentInput,
 } from '@tutorloop/shared';
 import type { z } from 'zod';
 
@@ -89,6 +93,24 @@ export class ApiClient {
 
   blueprints(): Promise<ApiResult<BlueprintList>> {
     return this.request('GET', '/api/blueprints', BlueprintList);
+  }
+
+  studyPlans(): Promise<ApiResult<StudyPlanList>> {
+    return this.request('GET', '/api/study-plans', StudyPlanList);
+  }
+
+  /** The whole plan, expected answers included (what a plan-following learner reads). */
+  studyPlan(id: string): Promise<ApiResult<StudyPlanDetail>> {
+    return this.request('GET', `/api/study-plans/${encodeURIComponent(id)}`, StudyPlanDetail);
+  }
+
+  createStudyPlan(plan: StudyPlanContentInput): Promise<ApiResult<StudyPlanDetail>> {
+    return this.request('POST', '/api/study-plans', StudyPlanDetail, { plan, shared: false });
+  }
+
+  /** Every model call of the session (SPEC §4.4 "Agent logs"; the session's owner only). */
+  agentLogs(sessionId: string): Promise<ApiResult<AgentLogList>> {
+    return this.request('GET', `/api/sessions/${encodeURIComponent(sessionId)}/agent-logs`, AgentLogList);
   }
 
   createSession(body: CreateSessionBody): Promise<ApiResult<z.infer<typeof CreateSessionResponse>>> {

@@ -39,6 +39,16 @@ describe('readReply', () => {
     expect(readReply([...events, { event: { type: 'session_complete', payload: { summary } }, at: 125 }], 100)).toMatchObject({ ttftMs: null, totalMs: 0, summary, state: completed });
   });
 
+  it('settles on the state_update of a reply sent after the session ended (a post-completion reply)', () => {
+    const events = timed([
+      { type: 'typing', payload: {} },
+      { type: 'assistant', payload: { messageId: 'm3', message: 'We’ve finished this plan.' } },
+      { type: 'state_update', payload: { state: completed } },
+    ]);
+    expect(readReply(events, 95)).toBeNull();
+    expect(readReply(events, 95, true)).toMatchObject({ tutorMessage: 'We’ve finished this plan.', state: completed, summary: null });
+  });
+
   it('settles on an error event', () => {
     expect(readReply(timed([{ type: 'error', payload: { code: 'llm_unavailable', message: 'down' } }]), 100)).toMatchObject({
       tutorMessage: '',

@@ -1,7 +1,7 @@
 /**
  * Reads one tutor reply out of the events that followed a learner message (or the
  * connection, for the opening reply). Pure. A reply is whole when, after the `assistant`
- * event, the `state_update` arrived — and, when that state has ended, `session_complete`
+ * event, the `state_update` arrived — and, when that state has just ended, `session_complete`
  * too; or when an `error` event answered instead.
  */
 import type { SessionState, SessionSummary } from '@tutorloop/shared';
@@ -24,8 +24,12 @@ function isEnded(state: SessionState): boolean {
   return state.status === 'completed' || state.status === 'abandoned';
 }
 
-/** The reply held by `events` (all received after `since`), or null while it is incomplete. */
-export function readReply(events: readonly TimedEvent[], since: number): Reply | null {
+/**
+ * The reply held by `events` (all received after `since`), or null while it is incomplete.
+ * `endedBefore`: the session had already ended when the message was sent (a learning session
+ * answers chat after its plan completed) — then no `session_complete` follows the reply.
+ */
+export function readReply(events: readonly TimedEvent[], since: number, endedBefore = false): Reply | null {
   let sawAssistant = false;
   let settled = false;
   const reply: Reply = { tutorMessage: '', ttftMs: null, totalMs: null, state: null, summary: null, error: null };
@@ -42,7 +46,7 @@ export function readReply(events: readonly TimedEvent[], since: number): Reply |
         break;
       case 'state_update':
         reply.state = event.payload.state;
-        if (sawAssistant && !isEnded(event.payload.state)) settled = true;
+        if (sawAssistant && (endedBefore || !isEnded(event.payload.state))) settled = true;
         break;
       case 'session_complete':
         reply.summary = event.payload.summary;

@@ -35,13 +35,21 @@ function describeWidget(turn: TurnRecord): string {
 }
 
 function describeRecalled(turn: TurnRecord): string {
+  if (turn.learning) {
+    // Learning sessions: the step after the turn, and (for the author) what the tutor made of the turn.
+    const { step, totalSteps, stepType, questionOpen } = turn.learning;
+    const agents = turn.agents ? [turn.agents.calls.join(', '), turn.agents.turnSummary].filter(Boolean).join(' — ') : '';
+    return [`step ${step}/${totalSteps} (${stepType}${questionOpen ? ', question open' : ''})`, agents ? truncate(agents, 160) : ''].filter(Boolean).join('\n');
+  }
   const count = formatRecalled(turn.recalledCount, turn.totalPoints);
   const fresh = turn.newlyRecalled.map((content) => `+ “${truncate(content, 60)}”`);
   return [count, ...fresh].join('\n');
 }
 
 function turnRow(turn: TurnRecord): string[] {
-  const leaks = turn.leaks.map((leak) => (leak.kind === 'internal_language' ? `⚠ ${leak.detail}: “${leak.excerpt}”` : `⚠ content: “${leak.excerpt}”`));
+  const leaks = turn.leaks.map((leak) =>
+    leak.kind === 'internal_language' ? `⚠ ${leak.detail}: “${leak.excerpt}”` : leak.kind === 'expected_answer' ? `⚠ ${leak.excerpt} (${leak.detail})` : `⚠ content: “${leak.excerpt}”`,
+  );
   const tutor = turn.error ? `⚠ ${turn.error}` : truncate(turn.tutorMessage, 200);
   return [
     String(turn.turn),

@@ -15,7 +15,8 @@ export const Check = z.object({
 export type Check = z.infer<typeof Check>;
 
 export const LeakRecord = z.object({
-  kind: z.enum(['internal_language', 'unrecalled_content']),
+  /** `expected_answer`: a learning session's check answer before the learner earned it. */
+  kind: z.enum(['internal_language', 'unrecalled_content', 'expected_answer']),
   detail: z.string(),
   excerpt: z.string(),
 });
@@ -24,12 +25,41 @@ export type LeakRecord = z.infer<typeof LeakRecord>;
 export const LearnerAction = z.discriminatedUnion('type', [
   /** Turn 0: the tutor's opening reply after connecting. */
   z.object({ type: z.literal('opening') }),
-  z.object({ type: z.literal('chat'), message: z.string() }),
+  z.object({
+    type: z.literal('chat'),
+    message: z.string(),
+    /** What a plan-following learner meant by it (`answer`, `wrong_answer`, `off_topic`, `unsafe`, …). */
+    purpose: z.string().optional(),
+  }),
   z.object({ type: z.literal('widget_answer'), widgetKind: WidgetKindName, answer: z.string() }),
   /** The learner could not play the turn (nothing was sent). */
   z.object({ type: z.literal('stuck') }),
 ]);
 export type LearnerAction = z.infer<typeof LearnerAction>;
+
+/** A learning session's progress after a turn (`state.learning`), and every step its frames showed. */
+export const LearningTurn = z.object({
+  step: z.number().int(),
+  totalSteps: z.number().int(),
+  stepType: z.string(),
+  questionOpen: z.boolean(),
+  /** `state.learning.step` of each `state_update` of the turn, in order. */
+  stepsSeen: z.array(z.number().int()),
+});
+export type LearningTurn = z.infer<typeof LearningTurn>;
+
+/** The session's agent logs for a turn (`GET /api/sessions/{id}/agent-logs`), for the author. */
+export const TurnAgents = z.object({
+  /** `agent:outcome` of each call logged for the turn, in order (`safety:ok`, `master_tutor:ok`). */
+  calls: z.array(z.string()),
+  /** From the master tutor's last usable output of the turn. */
+  intent: z.string().nullable(),
+  answerCorrect: z.boolean().nullable(),
+  turnSummary: z.string().nullable(),
+  /** The input summary of that call (the engine's view: step, open question and its phase). */
+  inputSummary: z.string().nullable(),
+});
+export type TurnAgents = z.infer<typeof TurnAgents>;
 
 export const TurnRecord = z.object({
   /** 0 = the opening reply; then learner turns from 1. */
@@ -57,6 +87,10 @@ export const TurnRecord = z.object({
   leaks: z.array(LeakRecord),
   /** Why the turn did not produce a reply (an `error` event, a timeout, a stuck learner). */
   error: z.string().nullable(),
+  /** Learning sessions: progress after the turn. */
+  learning: LearningTurn.nullable().optional(),
+  /** Learning sessions: the model calls of the turn. */
+  agents: TurnAgents.nullable().optional(),
   checks: z.array(Check),
 });
 export type TurnRecord = z.infer<typeof TurnRecord>;
@@ -81,6 +115,19 @@ export const CaseOutcome = z.object({
   endReason: z.string().nullable(),
   recalledCount: z.number().int().nullable(),
   totalPoints: z.number().int().nullable(),
+  /** Learning sessions: the summary's learning part (`session_complete`), when the session ended. */
+  learning: z
+    .object({
+      planTitle: z.string(),
+      stepsCovered: z.number().int(),
+      totalSteps: z.number().int(),
+      stepsNotCovered: z.array(z.number().int()),
+      concepts: z.array(z.object({ concept: z.string(), level: z.string() })),
+      questions: z.object({ asked: z.number().int(), answeredRight: z.number().int() }),
+      trend: z.string(),
+    })
+    .nullable()
+    .optional(),
 });
 export type CaseOutcome = z.infer<typeof CaseOutcome>;
 
@@ -92,7 +139,7 @@ export const CaseResult = z.object({
   suiteFile: z.string(),
   case: z.string(),
   description: z.string().optional(),
-  sessionType: z.enum(['recall', 'assessment']),
+  sessionType: z.enum(['recall', 'assessment', 'learning']),
   learner: z.string(),
   status: CaseStatus,
   /** Why the case was not run, or why it failed before its expectations could be checked. */
@@ -106,6 +153,8 @@ export const CaseResult = z.object({
     meanTtftMs: z.number().nullable(),
     meanTotalMs: z.number().nullable(),
     leaks: z.number().int().min(0),
+    /** Mean words of the tutor's replies to learner turns (the opening and post-completion replies excluded). */
+    meanReplyWords: z.number().nullable().optional(),
   }),
   durationMs: z.number().min(0),
 });

@@ -8,8 +8,10 @@
 import { performance } from 'node:perf_hooks';
 import type { ClientMessage } from '@tutorloop/shared';
 import { judgeCase, toFailure } from '../checks/expectations';
+import { meanReplyWords } from '../checks/learning-checks';
 import { createLearner, type Learner, type LearnerEnvironment, type LearnerMove } from '../learners/learners';
 import type { ApiClient } from '../protocol/api-client';
+import { describeApiFailure } from '../protocol/api-client';
 import { readReply, type Reply } from '../protocol/reply-events';
 import { SessionSocket } from '../protocol/session-socket';
 import type { CaseResult, LearnerAction } from '../results/result-schema';
@@ -38,9 +40,9 @@ function describeEvents(socket: SessionSocket, from: number): string {
 }
 
 /** Waits for the whole reply to what was sent at `since` (events from index `from`). */
-async function awaitReply(socket: SessionSocket, from: number, since: number, timeoutMs: number): Promise<{ ok: true; reply: Reply } | { ok: false; error: string }> {
+async function awaitReply(socket: SessionSocket, from: number, since: number, timeoutMs: number, endedBefore = false): Promise<{ ok: true; reply: Reply } | { ok: false; error: string }> {
   const found: { reply: Reply | null } = { reply: null };
-  await socket.waitUntil((events) => (found.reply = readReply(events.slice(from), since)) !== null, timeoutMs);
+  await socket.waitUntil((events) => (found.reply = readReply(events.slice(from), since, endedBefore)) !== null, timeoutMs);
   if (found.reply) return { ok: true, reply: found.reply };
   if (socket.closed) {
     return { ok: false, error: `the socket closed (${socket.closed.code}${socket.closed.reason ? ` ${socket.closed.reason}` : ''}) before the reply was complete` };
@@ -57,7 +59,7 @@ function toClientMessage(move: Exclude<LearnerMove, { type: 'stuck' }>): ClientM
 function toAction(move: LearnerMove): LearnerAction {
   switch (move.type) {
     case 'chat':
-      return { type: 'chat', message: move.message };
+      return { type: 'chat', message: move.message, ...(move.purpose ? { purpose: move.purpose } : {}) };
     case 'widget_answer':
       return { type: 'widget_answer', widgetKind: move.widget.kind, answer: move.label };
     case 'stuck':
@@ -81,23 +83,36 @@ async function endSession(socket: SessionSocket, tracker: SessionTracker, timeou
   }
 }
 
-/** Plays the learner until it stops, the session completes or a turn fails. */
+/**
+ * Plays the learner until it stops, the session completes or a turn fails. A learner that
+ * continues after completion keeps playing while the session still answers chat (a learning
+ * session whose plan completed). Each turn's frames run from the end of the previous turn's,
+ * so a frame arriving after a reply settled is kept with the next turn, never lost.
+ */
 async function playSession(socket: SessionSocket, tracker: SessionTracker, learner: Learner, timeoutMs: number): Promise<void> {
+  let framesFrom = 0;
+  const framesSoFar = () => {
+    const frames = socket.events.slice(framesFrom).map(({ event }) => event);
+    framesFrom = socket.events.length;
+    return frames;
+  };
   const opening = await awaitReply(socket, 0, socket.openedAt, timeoutMs);
   if (!opening.ok) return tracker.recordFailedTurn(0, { type: 'opening' }, opening.error);
-  await tracker.recordReply(0, { type: 'opening' }, '', opening.reply);
+  await tracker.recordReply(0, { type: 'opening' }, '', opening.reply, framesSoFar());
   if (opening.reply.error) return;
 
-  for (let turn = 1; !tracker.ended; turn += 1) {
+  const stillAnswers = () => learner.continuesAfterCompletion === true && tracker.summary?.reason === 'plan_completed';
+  for (let turn = 1; !tracker.ended || stillAnswers(); turn += 1) {
     const move = await learner.next(tracker.view(turn));
     if (!move) return;
     const action = toAction(move);
     if (move.type === 'stuck') return tracker.recordFailedTurn(turn, action, `the learner could not play: ${move.reason}`);
+    const endedBefore = tracker.ended;
     const from = socket.events.length;
     const sentAt = socket.send(toClientMessage(move));
-    const reply = await awaitReply(socket, from, sentAt, timeoutMs);
+    const reply = await awaitReply(socket, from, sentAt, timeoutMs, endedBefore);
     if (!reply.ok) return tracker.recordFailedTurn(turn, action, reply.error);
-    await tracker.recordReply(turn, action, move.type === 'chat' ? move.message : move.label, reply.reply);
+    await tracker.recordReply(turn, action, move.type === 'chat' ? move.message : move.label, reply.reply, framesSoFar());
     if (reply.reply.error) return;
   }
 }
@@ -150,8 +165,17 @@ export async function runCase(suite: Suite, testCase: SuiteCase, options: CaseRu
     await socket.value.close();
   }
 
-  const observed = { turns: tracker.turns, outcome: tracker.outcome() };
+  // Learning sessions: the agent logs (owner only) tell which model calls each turn made.
+  let agentLogFailure: string | null = null;
+  if (opened.value.type === 'learning') {
+    const logs = await options.api.agentLogs(opened.value.sessionId);
+    if (!logs.ok) agentLogFailure = `could not read the agent logs: ${describeApiFailure(logs.error)}`;
+    tracker.finishLearning(logs.ok ? logs.value.entries : null);
+  }
+
+  const observed = { turns: tracker.turns, outcome: tracker.outcome(), plan: opened.value.studyPlan?.plan ?? null };
   const verdict = judgeCase(label, observed, learner.learner.turnExpectations, testCase.expect);
+  if (agentLogFailure) verdict.failures.push(toFailure(label, null, { expectation: 'agent logs', expected: 'GET /api/sessions/{id}/agent-logs to answer', seen: agentLogFailure, passed: false }));
   const learnerTurns = tracker.turns.filter((turn) => turn.turn > 0);
   return {
     ...baseResult(suite, testCase, learner.learner.label),
@@ -166,6 +190,7 @@ export async function runCase(suite: Suite, testCase: SuiteCase, options: CaseRu
       meanTtftMs: mean(learnerTurns.map((turn) => turn.ttftMs)),
       meanTotalMs: mean(learnerTurns.map((turn) => turn.totalMs)),
       leaks: tracker.turns.reduce((sum, turn) => sum + turn.leaks.length, 0),
+      meanReplyWords: meanReplyWords(tracker.turns, tracker.completedAtTurn),
     },
     durationMs: elapsed(),
   };

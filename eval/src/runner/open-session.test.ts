@@ -34,6 +34,13 @@ describe('opening an assessment session', () => {
     });
   });
 
+  it('fails clearly on a server without study plans (learning sessions)', async () => {
+    expect(await openSession(await start('missing'), { type: 'learning', studyPlanId: 'ipv4-subnetting' })).toEqual({
+      ok: false,
+      error: 'this server does not support learning sessions (GET /api/study-plans → 404 not_found: No route GET /api/study-plans.)',
+    });
+  });
+
   it('names the blueprints a server has when the one asked for is missing', async () => {
     expect(await openSession(await start('one'), { type: 'assessment', blueprintId: 'MATH-FUNDAMENTALS-L1' })).toEqual({
       ok: false,

@@ -1,18 +1,22 @@
 /**
  * Creates what a case's session needs over the HTTP API and opens the session: a recall
- * set (inline or imported) or an assessment blueprint. A server that lacks the feature
+ * set (inline or imported), an assessment blueprint or a study plan (one the server has, or
+ * one written in the suite). A server that lacks the feature
  * fails the case with a message saying so — nothing is skipped silently.
  */
+import type { StudyPlanContent } from '@tutorloop/shared';
 import { describeApiFailure, type ApiClient } from '../protocol/api-client';
 import type { SessionSubject } from '../suites/suite-schema';
 
 export interface OpenedSession {
   sessionId: string;
-  type: 'recall' | 'assessment';
+  type: 'recall' | 'assessment' | 'learning';
   /** The recall set's id (recall sessions), for reading cards. */
   recallSetId: string | null;
   /** The points of the recall set (ids and contents), for leak checks. */
   points: Array<{ id: string; content: string }>;
+  /** Learning sessions: the study plan as its author wrote it, expected answers included. */
+  studyPlan: { id: string; plan: StudyPlanContent } | null;
 }
 
 export type OpenSessionResult = { ok: true; value: OpenedSession } | { ok: false; error: string };
@@ -37,6 +41,7 @@ export async function openSession(api: ApiClient, subject: SessionSubject): Prom
           type: 'recall',
           recallSetId: created.value.id,
           points: created.value.points.map((point) => ({ id: point.id, content: point.content })),
+          studyPlan: null,
         },
       };
     }
@@ -57,7 +62,38 @@ export async function openSession(api: ApiClient, subject: SessionSubject): Prom
       }
       const session = await api.createSession({ type: 'assessment', blueprintId: subject.blueprintId });
       if (!session.ok) return { ok: false, error: `could not start the assessment session: ${describeApiFailure(session.error)}` };
-      return { ok: true, value: { sessionId: session.value.sessionId, type: 'assessment', recallSetId: null, points: [] } };
+      return { ok: true, value: { sessionId: session.value.sessionId, type: 'assessment', recallSetId: null, points: [], studyPlan: null } };
+    }
+    case 'learning': {
+      let plan: { id: string; plan: StudyPlanContent };
+      if (subject.plan) {
+        const created = await api.createStudyPlan(subject.plan);
+        if (!created.ok) {
+          return {
+            ok: false,
+            error: created.error.status === 404 ? `this server does not support study plans (${describeApiFailure(created.error)})` : `could not create the study plan: ${describeApiFailure(created.error)}`,
+          };
+        }
+        plan = { id: created.value.id, plan: created.value.plan };
+      } else {
+        const listed = await api.studyPlans();
+        if (!listed.ok) {
+          return {
+            ok: false,
+            error: listed.error.status === 404 ? `this server does not support learning sessions (${describeApiFailure(listed.error)})` : `could not list the study plans: ${describeApiFailure(listed.error)}`,
+          };
+        }
+        const ids = listed.value.studyPlans.map((entry) => entry.id);
+        if (!ids.includes(subject.studyPlanId!)) {
+          return { ok: false, error: `this server has no study plan "${subject.studyPlanId}" (available: ${ids.join(', ') || 'none'})` };
+        }
+        const detail = await api.studyPlan(subject.studyPlanId!);
+        if (!detail.ok) return { ok: false, error: `could not read the study plan: ${describeApiFailure(detail.error)}` };
+        plan = { id: detail.value.id, plan: detail.value.plan };
+      }
+      const session = await api.createSession({ type: 'learning', studyPlanId: plan.id });
+      if (!session.ok) return { ok: false, error: `could not start the learning session: ${describeApiFailure(session.error)}` };
+      return { ok: true, value: { sessionId: session.value.sessionId, type: 'learning', recallSetId: null, points: [], studyPlan: plan } };
     }
     default: {
       const unreachable: never = subject;

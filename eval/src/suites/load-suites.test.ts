@@ -25,7 +25,7 @@ describe('suite validation', () => {
       'eval/suites/bad.json: cases[0].learner.turns[0].expect: Unrecognized key: "recalledAtleast"',
     ]);
     expect(errorsOf({ ...valid, cases: [{ name: 'one', learner: { type: 'robot' } }] })).toEqual([
-      "eval/suites/bad.json: cases[0].learner.type: Invalid discriminator value. Expected 'scripted' | 'policy' | 'simulated'",
+      "eval/suites/bad.json: cases[0].learner.type: Invalid discriminator value. Expected 'scripted' | 'policy' | 'simulated' | 'learning'",
     ]);
     expect(errorsOf({ ...valid, cases: [{ name: 'one', learner: { type: 'policy', say: ['hm'], widgets: [{ answer: 'guess' }], maxTurns: 0 } }] })).toEqual([
       "eval/suites/bad.json: cases[0].learner.widgets[0].answer: Invalid discriminator value. Expected 'first' | 'index' | 'match' | 'text' | 'code' | 'skip'",
@@ -76,6 +76,17 @@ describe('loading suite files', () => {
     const all = loadSuites([suites, ...['failing', 'simulated'].map((name) => path.join(suites, name))], repositoryRoot);
     expect(all.ok).toBe(true);
     const defaults = loadSuites([suites], repositoryRoot);
-    expect(defaults.ok && defaults.value.map((suite) => suite.name)).toEqual(['assessment-math-fundamentals', 'recall-basics', 'widgets']);
+    expect(defaults.ok && defaults.value.map((suite) => suite.name)).toEqual([
+      'assessment-math-fundamentals',
+      'learning-carrying-and-borrowing',
+      'learning-ipv4-subnetting',
+      'learning-lifecycle',
+      'learning-off-topic',
+      'learning-python-strings',
+      'learning-reply-length',
+      'learning-unsafe',
+      'recall-basics',
+      'widgets',
+    ]);
   });
 });

@@ -4,7 +4,7 @@
  * seen per turn and per session. Every object is strict, so a misspelt key is an error
  * that names the file and the field instead of an expectation silently not checked.
  */
-import { WidgetKindSchema } from '@tutorloop/shared';
+import { StudyPlanContent, WidgetKindSchema } from '@tutorloop/shared';
 import { z } from 'zod';
 
 /** Widget kinds of SPEC §4.2, from the shared widget registry. */
@@ -35,6 +35,64 @@ export const WidgetRule = z.discriminatedUnion('answer', [
 ]);
 export type WidgetRule = z.infer<typeof WidgetRule>;
 
+/** A check question of a study plan: its step (1-based) and its index among the step's questions (0-based). */
+export const PlanQuestionRef = z.strictObject({
+  step: z.number().int().min(1),
+  question: z.number().int().min(0).default(0),
+});
+export type PlanQuestionRef = z.infer<typeof PlanQuestionRef>;
+
+/** Session expectations of learning sessions (SPEC §4.4; eval/README.md §"Learning sessions"). */
+const LearningExpectationFields = {
+  /** `state.learning.step` never goes backwards and reaches the plan's last step. */
+  stepsInOrder: z.boolean().optional(),
+  /** `session_complete` with reason `plan_completed`; its summary covers every step and lists every concept. */
+  completesPlan: z.boolean().optional(),
+  /** A wrong answer walks this question probe → hint → explain (agent logs); the explanation gives the answer, no reply on its step before does. */
+  questionLifecycle: PlanQuestionRef.optional(),
+  /** Each off-topic message the learner sent got a redirect (intent `off_topic`), the step unchanged. */
+  offTopicHandled: z.boolean().optional(),
+  /** Each unsafe message got the safety gate's redirect: refused, no master tutor call that turn, the step unchanged. */
+  unsafeHandled: z.boolean().optional(),
+  /** Each message sent after the plan completed got a post-completion reply, and nothing advanced. */
+  postCompletionReply: z.boolean().optional(),
+  /** The mean words of this case's tutor replies are fewer than those of the named case of the same suite. */
+  repliesShorterThan: z.string().trim().min(1).optional(),
+};
+
+/**
+ * How a plan-following learner behaves (learning sessions). Every one follows the plan and
+ * answers right, reading expected answers from `GET /api/study-plans/{id}`; each adds one thing.
+ */
+export const LearningBehaviour = z.enum(['always_right', 'wrong_three_times', 'off_topic', 'unsafe', 'quiet', 'expressive']);
+export type LearningBehaviour = z.infer<typeof LearningBehaviour>;
+
+export const LearningLearnerSpec = z
+  .strictObject({
+    type: z.literal('learning'),
+    behaviour: LearningBehaviour,
+    /** `wrong_three_times`: the question answered wrong three times (default: the plan's first check question). */
+    question: PlanQuestionRef.optional(),
+    /** `off_topic`, `unsafe`: the step at which the message is sent (default: the middle of the plan). */
+    atStep: z.number().int().min(1).optional(),
+    /** `off_topic`, `unsafe`: the message (default: a built-in one). */
+    message: z.string().trim().min(1).optional(),
+    /** Said once after the plan completed (its post-completion reply is recorded). */
+    afterCompletion: z.string().trim().min(1).optional(),
+    maxTurns: z.number().int().min(1).max(200).default(80),
+  })
+  .superRefine((spec, context) => {
+    if (spec.question && spec.behaviour !== 'wrong_three_times') {
+      context.addIssue({ code: 'custom', path: ['question'], message: 'only the wrong_three_times behaviour answers a question wrong' });
+    }
+    for (const key of ['atStep', 'message'] as const) {
+      if (spec[key] !== undefined && spec.behaviour !== 'off_topic' && spec.behaviour !== 'unsafe') {
+        context.addIssue({ code: 'custom', path: [key], message: 'only the off_topic and unsafe behaviours send a message of their own' });
+      }
+    }
+  });
+export type LearningLearnerSpec = z.infer<typeof LearningLearnerSpec>;
+
 /** What must hold right after one learner turn. */
 export const TurnExpectation = z.strictObject({
   /** `state_update.state.recalledCount` after the turn is at least this. */
@@ -45,6 +103,8 @@ export const TurnExpectation = z.strictObject({
   widget: z.union([WidgetKindName, z.literal('none')]).optional(),
   /** The turn's tutor output leaks no internal language and no unrecalled point content. */
   noLeaks: z.boolean().optional(),
+  /** Learning sessions: `state.learning.step` after the turn. */
+  step: z.number().int().min(1).optional(),
 });
 export type TurnExpectation = z.infer<typeof TurnExpectation>;
 
@@ -60,6 +120,7 @@ export const SessionExpectation = z.strictObject({
   answersNeverRevealed: z.boolean().optional(),
   /** Each of these widget kinds is presented at least once. */
   widgetsPresented: z.array(WidgetKindName).min(1).optional(),
+  ...LearningExpectationFields,
 });
 export type SessionExpectation = z.infer<typeof SessionExpectation>;
 
@@ -99,6 +160,8 @@ export const LearnerSpec = z.discriminatedUnion('type', [
     /** Widgets are answered by these rules when one applies, else by the model. */
     widgets: z.array(WidgetRule).optional(),
   }),
+  /** Follows a study plan (learning sessions only), answering right except where its behaviour says. */
+  LearningLearnerSpec,
 ]);
 export type LearnerSpec = z.infer<typeof LearnerSpec>;
 
@@ -122,6 +185,17 @@ export const SessionSubject = z.discriminatedUnion('type', [
       message: 'a recall session needs exactly one of "recallSet" or "import"',
     }),
   z.strictObject({ type: z.literal('assessment'), blueprintId: z.string().min(1) }),
+  z
+    .strictObject({
+      type: z.literal('learning'),
+      /** A plan the server has (`GET /api/study-plans` lists it), e.g. a built-in one. */
+      studyPlanId: z.string().min(1).optional(),
+      /** A plan written here, created with `POST /api/study-plans` for the case. */
+      plan: StudyPlanContent.optional(),
+    })
+    .refine((subject) => (subject.studyPlanId === undefined) !== (subject.plan === undefined), {
+      message: 'a learning session needs exactly one of "studyPlanId" or "plan"',
+    }),
 ]);
 export type SessionSubject = z.infer<typeof SessionSubject>;
 
@@ -151,6 +225,14 @@ export const SuiteFile = z
     suite.cases.forEach((testCase, index) => {
       if (!suite.session && !testCase.session) {
         context.addIssue({ code: 'custom', path: ['cases', index, 'session'], message: 'no session: give the suite or this case a "session"' });
+      }
+      const session = testCase.session ?? suite.session;
+      if (testCase.learner.type === 'learning' && session && session.type !== 'learning') {
+        context.addIssue({ code: 'custom', path: ['cases', index, 'learner', 'type'], message: `a learning learner follows a study plan: it needs a learning session, not ${session.type}` });
+      }
+      const other = testCase.expect?.repliesShorterThan;
+      if (other !== undefined && (other === testCase.name || !suite.cases.some((candidate) => candidate.name === other))) {
+        context.addIssue({ code: 'custom', path: ['cases', index, 'expect', 'repliesShorterThan'], message: other === testCase.name ? 'must name another case of this suite, not this one' : `must name another case of this suite (there is no case "${other}")` });
       }
       if (seen.has(testCase.name)) {
         context.addIssue({ code: 'custom', path: ['cases', index, 'name'], message: `duplicate case name "${testCase.name}"` });
