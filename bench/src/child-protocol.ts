@@ -26,6 +26,8 @@ export const ChildRequest = z.discriminatedUnion('type', [
   z.object({ id: z.number(), type: z.literal('profile_start') }),
   z.object({ id: z.number(), type: z.literal('profile_stop'), file: z.string() }),
   z.object({ id: z.number(), type: z.literal('stop') }),
+  /** Writes a synthetic review history for a registered learner through the server's own storage (tutorloop only). */
+  z.object({ id: z.number(), type: z.literal('seed_history'), username: z.string(), cards: z.number().int().min(1), reviewsPerCard: z.number().int().min(2) }),
 ]);
 export type ChildRequest = z.infer<typeof ChildRequest>;
 export type ChildRequestType = ChildRequest['type'];
@@ -53,6 +55,7 @@ export interface ChildReplies {
   profile_start: null;
   profile_stop: { file: string };
   stop: null;
+  seed_history: { reviewCount: number; cards: number };
 }
 
 export type ChildReply = { id: number; ok: true; value: unknown } | { id: number; ok: false; error: string };

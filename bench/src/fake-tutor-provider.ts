@@ -16,6 +16,7 @@
  */
 import type { ConversationMessage, EvaluationInput, EvaluationResult, SafetyVerdict, TutorEvent, TutorInput, TutorProvider } from '../../server/src/core/provider';
 import { epochNow } from './clock';
+import { createOfflineLearningTutor } from '../../server/src/core/learning/offline-learning-tutor';
 
 export const latencyProfileNames = ['zero', 'realistic'] as const;
 export type LatencyProfileName = (typeof latencyProfileNames)[number];
@@ -127,6 +128,8 @@ export function createBenchProvider(initial: LatencyProfile): BenchProvider {
 
   return {
     name: 'offline',
+    // The benchmark measures recall turns; learning sessions run the offline learning tutor.
+    learning: createOfflineLearningTutor(),
     setProfile(next) {
       profile = next;
     },

@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { cleanUpOnSignals, runCleanups } from './cleanup';
 import { measureEvaluatorTokens } from './evaluator-tokens';
 import { measureTimerLateness } from './machine-noise';
+import { runOptimizerBench } from './optimizer-run';
 import { createLearners, runConnections, runEchoLoad, runTutorloopLoad } from './load-runs';
 import { parseOptions, usage, type BenchOptions } from './options';
 import { formatProfileSummary, summarizeProfile } from './profile-summary';
@@ -64,6 +65,25 @@ async function measureConnections(options: BenchOptions): Promise<NonNullable<Be
   }
 }
 
+async function measureOptimizer(options: BenchOptions): Promise<NonNullable<BenchResults['optimizer']>> {
+  progress('optimiser: fresh tutorloop server (child process)…');
+  const { server, url } = await ServerProcess.start({ kind: 'tutorloop', latency: 'realistic' });
+  try {
+    progress(`optimiser: registering ${options.sessions} learners…`);
+    const learners = await createLearners(url, options.sessions, 'opt');
+    await runTutorloopLoad(server, url, learners, 'zero', { sessions: options.warmupSessions, turns: 5, thinkMs: 0 }, { phase: 'optimizer-warmup', seed: options.seed, profileDirectory: null });
+    return await runOptimizerBench(
+      server,
+      url,
+      learners,
+      { sessions: options.sessions, turns: options.realisticTurns, thinkMs: options.thinkMs, rounds: options.optimizerRounds, cards: options.optimizerCards, reviewsPerCard: 10 },
+      { seed: options.seed, progress },
+    );
+  } finally {
+    await server.stop();
+  }
+}
+
 async function main(): Promise<number> {
   cleanUpOnSignals();
   const parsed = parseOptions(process.argv.slice(2));
@@ -106,6 +126,7 @@ async function main(): Promise<number> {
   }
   if (options.parts.has('overhead')) results.overhead = await measureOverhead(options, profileDirectory);
   if (options.parts.has('connections')) results.connections = await measureConnections(options);
+  if (options.parts.has('optimizer')) results.optimizer = await measureOptimizer(options);
 
   if (results.overhead && profileDirectory) {
     results.profiles = [results.overhead.tutorloop.zero, results.overhead.tutorloop.realistic]

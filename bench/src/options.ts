@@ -1,7 +1,7 @@
 /** Command-line flags of `pnpm bench` (see bench/README.md). */
 import { parseArgs } from 'node:util';
 
-export const benchParts = ['web', 'tokens', 'overhead', 'connections'] as const;
+export const benchParts = ['web', 'tokens', 'overhead', 'connections', 'optimizer'] as const;
 export type BenchPart = (typeof benchParts)[number];
 
 export interface BenchOptions {
@@ -15,6 +15,9 @@ export interface BenchOptions {
   parts: Set<BenchPart>;
   outputDirectory: string;
   seed: number;
+  /** The optimiser row: cards of the synthetic learner (× 10 reviews, ~10,000 reviews at 1,200) and without/with rounds. */
+  optimizerCards: number;
+  optimizerRounds: number;
 }
 
 export const usage = `Usage: pnpm bench [options]
@@ -28,6 +31,9 @@ export const usage = `Usage: pnpm bench [options]
   --profile              CPU-profile the server during the overhead runs (reports/profiles/)
   --out <dir>            where bench.md / bench.json go (default reports)
   --seed <n>             seed of the start staggering (default 1)
+  --optimizer-cards <n>  cards of the learner whose FSRS parameters are optimised during the load
+                         (10 reviews each before today: 1,200 → ~10,000 reviews; default 1200)
+  --optimizer-rounds <n> without/with-optimiser run pairs (default 2)
   -h, --help             this text
 
 Bigger runs: pnpm bench --sessions 500 --turns 40 --realistic-turns 30 --connections 5000`;
@@ -55,6 +61,8 @@ export function parseOptions(argv: string[]): OptionsResult {
         profile: { type: 'boolean', default: false },
         out: { type: 'string' },
         seed: { type: 'string' },
+        'optimizer-cards': { type: 'string' },
+        'optimizer-rounds': { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
       strict: true,
@@ -79,6 +87,8 @@ export function parseOptions(argv: string[]): OptionsResult {
         parts,
         outputDirectory: values.out ?? 'reports',
         seed: positiveInteger('seed', values.seed, 1, 0),
+        optimizerCards: positiveInteger('optimizer-cards', values['optimizer-cards'], 1200, 20),
+        optimizerRounds: positiveInteger('optimizer-rounds', values['optimizer-rounds'], 2),
       },
     };
   } catch (error) {

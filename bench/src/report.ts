@@ -4,6 +4,7 @@
  */
 import type { EvaluatorTokenRun } from './evaluator-tokens';
 import type { ConnectionRun, EchoRun, TutorloopRun } from './load-runs';
+import type { OptimizerBench } from './optimizer-run';
 import type { ProfileSummary } from './profile-summary';
 import type { Distribution } from './statistics';
 import type { WebBundleResult } from './web-bundle';
@@ -32,6 +33,7 @@ export interface BenchResults {
     echo: { zero: EchoRun; realistic: EchoRun };
   };
   connections?: ConnectionRun;
+  optimizer?: OptimizerBench;
   profiles?: Array<{ title: string; file: string; summary: ProfileSummary }>;
 }
 
@@ -42,7 +44,14 @@ export const targets = {
   rssBytes: 150e6,
   ttftOverheadMs: 15,
   webInitialJsGzipBytes: 250e3,
+  /** "Overhead p99 unchanged while an optimisation runs" (issue 17): within 25% or 2 ms of the run without, whichever is larger. */
+  optimizerP99Tolerance: { factor: 1.25, ms: 2 },
 } as const;
+
+/** The worst of several runs' p99 (and their p50s' worst), so one lucky round cannot hide a regression. */
+function worstOf(runs: readonly TutorloopRun[]): { p50: number; p99: number } {
+  return { p50: Math.max(...runs.map((run) => run.breakdown.overheadMs.p50)), p99: Math.max(...runs.map((run) => run.breakdown.overheadMs.p99)) };
+}
 
 type Verdict = '✓' | '✗' | '';
 
@@ -148,6 +157,28 @@ export function buildRows(results: BenchResults): Row[] {
       verdict: verdict(rss !== null && rss <= targets.rssBytes && connections.heldAfterTurn >= targets.connections),
     });
   }
+  const optimizer = results.optimizer;
+  if (optimizer && optimizer.with.length) {
+    const without = worstOf(optimizer.without);
+    const withRuns = optimizer.with.map((entry) => entry.run);
+    const during = worstOf(withRuns);
+    const allowed = Math.max(without.p99 * targets.optimizerP99Tolerance.factor, without.p99 + targets.optimizerP99Tolerance.ms);
+    const pairs = optimizer.with.map((entry, index) => `${formatMs(optimizer.without[index]!.breakdown.overheadMs.p99)} → ${formatMs(entry.run.breakdown.overheadMs.p99)}`).join(', ');
+    rows.push({
+      measure: `Server overhead per turn while the FSRS optimiser runs (${optimizer.reviewCount.toLocaleString('en-US')} reviews, back to back) — realistic fake, ${withRuns[0]!.sessions} sessions`,
+      result: `p50 ${formatMs(during.p50)} · p99 ${formatMs(during.p99)}`,
+      baseline: `without: p50 ${formatMs(without.p50)} · p99 ${formatMs(without.p99)} (worst of ${optimizer.without.length}; p99 per round ${pairs})`,
+      target: `p99 unchanged (≤ ${formatMs(allowed)})`,
+      verdict: verdict(during.p99 <= allowed),
+    });
+    rows.push({
+      measure: '  … the optimisations meanwhile',
+      result: optimizer.with.map((entry) => `${entry.optimizations} runs (${entry.kept} kept), busy ${Math.round(entry.busyShare * 100)}%`).join(' · '),
+      baseline: `one alone: ${formatMs(optimizer.solo.wallMs)} request → done (fit ${formatMs(optimizer.solo.fitMs)} in the worker); event-loop delay meanwhile p99 ${formatMs(optimizer.solo.eventLoopDelayMs.p99)}, max ${formatMs(optimizer.solo.eventLoopDelayMs.max)}`,
+      target: '',
+      verdict: '',
+    });
+  }
   const tokens = results.evaluatorTokens;
   if (tokens && tokens.turns.length) {
     const first = tokens.turns[0]!;
@@ -227,6 +258,17 @@ export function buildNotes(results: BenchResults): string[] {
     for (const run of [overhead.echo.zero, overhead.echo.realistic]) {
       const failures = failureText(run.failures);
       if (failures) notes.push(`echo ${run.profile} run problems:${failures}`);
+    }
+  }
+  if (results.optimizer) {
+    const { optimizer } = results;
+    notes.push(
+      `Optimiser row: a learner with ${optimizer.reviewCount.toLocaleString('en-US')} synthetic reviews on ${optimizer.cards.toLocaleString('en-US')} cards (server/src/core/scheduler/synthetic-log.ts), their optimisation re-queued over \`POST /api/me/scheduler/optimize\` as soon as the last one finished, for the whole second run of each pair. ` +
+        `Event-loop delay p99/max without → with: ${optimizer.with.map((entry, index) => `${formatMs(optimizer.without[index]!.eventLoopDelayMs.p99)}/${formatMs(optimizer.without[index]!.eventLoopDelayMs.max)} → ${formatMs(entry.run.eventLoopDelayMs.p99)}/${formatMs(entry.run.eventLoopDelayMs.max)}`).join('; ')}.`,
+    );
+    for (const run of [...optimizer.without, ...optimizer.with.map((entry) => entry.run)]) {
+      const failures = failureText(run.failures);
+      if (failures) notes.push(`${run.phase} run problems:${failures}`);
     }
   }
   if (results.evaluatorTokens) notes.push(`Evaluator tokens: ${results.evaluatorTokens.method}.`);

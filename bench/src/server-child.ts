@@ -27,6 +27,8 @@ import { createBenchProvider, latencyProfiles, type BenchProvider } from './fake
 interface RunningChild {
   url: string;
   provider: BenchProvider | null;
+  /** Seeds a synthetic review history (tutorloop only; see seedHistory). */
+  seedHistory: ((request: { username: string; cards: number; reviewsPerCard: number }) => Promise<{ reviewCount: number; cards: number }>) | null;
   close(): Promise<void>;
 }
 
@@ -50,7 +52,8 @@ async function startTutorloop(options: ChildOptions): Promise<RunningChild> {
   if (!config.ok) throw new Error(config.error);
   const provider = createBenchProvider(latencyProfiles[options.latency]);
   const server = await startServer(config.value, { provider });
-  return { url: server.url, provider, close: () => server.close() };
+  const { seedHistory } = await import('./synthetic-history');
+  return { url: server.url, provider, seedHistory: (request) => seedHistory(server.storage, request), close: () => server.close() };
 }
 
 async function startEcho(options: ChildOptions): Promise<RunningChild> {
@@ -81,6 +84,7 @@ async function startEcho(options: ChildOptions): Promise<RunningChild> {
   return {
     url: `http://127.0.0.1:${port}`,
     provider: null,
+    seedHistory: null,
     async close() {
       for (const client of sockets.clients) client.terminate();
       sockets.close();
@@ -145,6 +149,10 @@ async function main(): Promise<void> {
       profiler = null;
       writeFileSync(request.file, JSON.stringify(profile));
       return { file: request.file };
+    },
+    seed_history: async (request) => {
+      if (!running.seedHistory) throw new Error('seed_history: only the tutorloop child has a storage');
+      return running.seedHistory(request);
     },
     stop: async () => {
       await running.close();

@@ -3,6 +3,7 @@
  * point recalled when the latest learner message contains the point's content verbatim
  * (case-insensitive); the tutor streams a scripted reply. Failures and delays are scripted.
  */
+import { createOfflineLearningTutor } from '../../src/core/learning/offline-learning-tutor';
 import type { EvaluationInput, EvaluationResult, SafetyVerdict, TutorEvent, TutorInput, TutorProvider } from '../../src/core/provider';
 
 export interface ScriptedProvider extends TutorProvider {
@@ -35,6 +36,8 @@ export function createScriptedProvider(): ScriptedProvider {
   let widgetCounter = 0;
   const provider: ScriptedProvider = {
     name: 'offline',
+    // Learning sessions through a scripted provider run the offline learning tutor.
+    learning: createOfflineLearningTutor(),
     evaluations: [],
     replies: [],
     chunkDelayMs: 0,
