@@ -159,4 +159,34 @@ describe('a learning session through the anthropic provider', () => {
     expect(reply).toMatchObject({ payload: { message: 'Not quite. Think again about the left digit.' } });
     expect(events.filter((event) => event.type === 'state_update').at(-1)).toMatchObject({ payload: { state: { learning: { questionOpen: true } } } });
   });
+
+  it('walks the plan to completion on the final step, practice item included; after it a post-completion reply and nothing advances', async () => {
+    const { client, sessionId } = await startLearning();
+    fake.enqueue('master', tutorTurn({ response: 'How many tens are in 58?', advance_to_step: 2, question_asked: 'How many tens are in 58?', expected_answer: '5', question_concept: 'place value' }));
+    await say(client, 'ready', 'c1');
+    fake.enqueue('master', tutorTurn({ response: 'Right! Now a practice problem.', answer_correct: true, advance_to_step: 3, mastery_updates: [{ concept: 'place value', score: 0.9 }] }));
+    const practice = await say(client, '5', 'c2');
+    const widget = practice.find((event) => event.type === 'widget');
+    if (widget?.type !== 'widget' || widget.payload.kind !== 'multiple_choice') throw new Error('no practice widget');
+    fake.enqueue('master', tutorTurn({ response: 'What is 27 + 15?', advance_to_step: 4, question_asked: 'What is 27 + 15?', expected_answer: '42', question_concept: 'carrying' }));
+    const from = client.events.length;
+    client.send({ type: 'widget_response', payload: { widgetId: widget.payload.widgetId, response: { selectedIndex: 0 } } });
+    await client.waitFor('state_update', { from, where: (event) => event.payload.state.learning?.step === 4 });
+    // The tutor heard the server's verdict on the practice item, never its answer key.
+    const told = fake.requestsFor('master').at(-1)!;
+    expect(JSON.stringify(told.body)).toMatch(/answered a practice item \(1 of 1 done\)/);
+    fake.enqueue('master', tutorTurn({ response: 'Yes, 42. That is the whole plan!', answer_correct: true, session_complete: true }));
+    const last = await say(client, '42', 'c3');
+    const complete = last.find((event) => event.type === 'session_complete');
+    expect(complete).toMatchObject({ payload: { summary: { reason: 'plan_completed', learning: { stepsCovered: 4, totalSteps: 4 } } } });
+    const finalState = last.filter((event) => event.type === 'state_update').at(-1)!;
+
+    fake.enqueue('other', fakeReplies.text('Glad it helped — come back for a review in a few days.'));
+    const after = await say(client, 'thanks, what next?', 'c4');
+    expect(after.find((event) => event.type === 'assistant')).toMatchObject({ payload: { message: 'Glad it helped — come back for a review in a few days.' } });
+    expect(after.some((event) => event.type === 'session_complete')).toBe(false);
+    expect(after.filter((event) => event.type === 'state_update').at(-1)).toEqual(finalState);
+    const logs = await agentLogs(sessionId);
+    expect(logs.at(-1)).toMatchObject({ agent: 'post_completion', outcome: 'ok' });
+  });
 });
