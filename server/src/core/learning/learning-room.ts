@@ -6,8 +6,7 @@
  * time in arrival order (RoomBase); all state lives in storage, so a new process resumes any
  * session from the database alone, a pending practice item included.
  */
-import type { ClientMessage, HistoryMessage, SessionState, SessionSummary, WidgetAnswer } from '@tutorloop/shared';
-import type { AgentLogOutcome, AgentName } from '@tutorloop/shared';
+import type { AgentLogOutcome, AgentName, ClientMessage, HistoryMessage, SessionState, SessionSummary, WidgetAnswer } from '@tutorloop/shared';
 import type { Catalog, CodeRunner, GeneratedItem } from '../assessment';
 import { scoreChoice, scoreCode } from '../assessment';
 import type { Clock, IdGenerator } from '../ports';
@@ -55,10 +54,19 @@ export function replyLeaks(response: string, applied: AppliedTurn): string[] {
   const leaks = findLeaks(response);
   // The question still open after this turn — asked now, or answered wrong and at the probe or
   // hint phase — has an answer the learner must still find. Once right or explained, it may be said.
-  const open = applied.state.openQuestion;
-  // (An answer the question itself states — "Is 5 odd?" → "5 is odd" — cannot be kept out.)
-  if (open && open.phase !== 'explain' && mentionsAnswer(response, open.expectedAnswer) && !mentionsAnswer(open.question, open.expectedAnswer)) leaks.push('expected answer');
+  if (answersToKeep(applied).some((answer) => mentionsAnswer(response, answer))) leaks.push('expected answer');
   return leaks;
+}
+
+/**
+ * The answers a reply must not state: those of the question still open after this turn (its
+ * expected answer and accepted variants), unless at the explain phase — and not one the
+ * question itself states ("Is 5 odd?" → "5 is odd" cannot be kept out).
+ */
+function answersToKeep(applied: AppliedTurn): string[] {
+  const open = applied.state.openQuestion;
+  if (!open || open.phase === 'explain') return [];
+  return [open.expectedAnswer, ...open.acceptedAnswers].filter((answer) => !mentionsAnswer(open.question, answer));
 }
 
 function stripAnswer(response: string, answers: string[]): string {
@@ -444,8 +452,7 @@ export class LearningRoom extends RoomBase {
         logger.warn({ err: error, sessionId: this.sessionId }, 'regeneration failed; stripping the leak');
       }
       if (leaks.length > 0) {
-        const answers = applied.state.openQuestion && applied.state.openQuestion.phase !== 'explain' ? [applied.state.openQuestion.expectedAnswer] : [];
-        text = stripAnswer(text, answers) || fallbackReply(applied.state);
+        text = stripAnswer(text, answersToKeep(applied)) || fallbackReply(applied.state);
         logger.warn({ sessionId: this.sessionId, leaks }, 'leaking sentences stripped from the tutor reply');
       }
     }
