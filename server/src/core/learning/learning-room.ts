@@ -11,11 +11,11 @@ import type { Catalog, CodeRunner, GeneratedItem } from '../assessment';
 import { scoreChoice, scoreCode } from '../assessment';
 import type { Clock, IdGenerator } from '../ports';
 import type { TutorProvider } from '../provider';
-import { learnerMessage, tutorMessage } from '../session/new-messages';
+import { storeChat, storeWidgetAnswer } from '../session/inbox';
+import { tutorMessage } from '../session/new-messages';
 import { RoomBase, type RoomBaseDeps, type SessionListener } from '../session/room-base';
 import { findLeaks, stripLeaks } from '../session/sanitize';
-import { buildHistory, buildState, isEnded, toolNameForKind, widgetForAction } from '../session/session-view';
-import { checkWidgetAnswer, recordWidgetAnswer } from '../session/widget-answers';
+import { buildHistory, buildState, isEnded, toolNameForKind } from '../session/session-view';
 import type { NewAgentLog } from '../storage/agent-logs';
 import type { StoredMessage } from '../storage/messages';
 import type { SessionSnapshot } from '../storage/session-snapshot';
@@ -164,21 +164,8 @@ export class LearningRoom extends RoomBase {
   }
 
   private async receiveChat(text: string, clientMessageId: string | null, reply: SessionListener): Promise<void> {
-    const { storage, clock, ids } = this.deps;
-    const now = clock.now();
-    const outcome = await storage.transaction(async (tx): Promise<'missing' | 'ended' | 'duplicate' | 'retry' | 'stored'> => {
-      const session = await tx.sessions.get(this.sessionId);
-      if (!session) return 'missing';
-      if (isEnded(session.status) && session.endReason !== 'plan_completed') return 'ended';
-      if (clientMessageId) {
-        const existing = await tx.messages.findByClientId(this.sessionId, clientMessageId);
-        if (existing) return existing.answeredAt ? 'duplicate' : 'retry';
-      }
-      await tx.messages.append(learnerMessage({ id: ids.next(), sessionId: this.sessionId, content: text, clientMessageId, createdAt: now }));
-      // After the plan is complete, nothing else changes: not even the turn counter.
-      if (!isEnded(session.status)) await tx.sessions.update(this.sessionId, { turn: session.turn + 1 }, now);
-      return 'stored';
-    });
+    // After a completed plan the session still takes messages: they get post-completion replies.
+    const outcome = await storeChat(this.deps, this.sessionId, { text, clientMessageId }, { acceptsWhenEnded: (session) => session.endReason === 'plan_completed' });
     switch (outcome) {
       case 'missing':
       case 'duplicate':
@@ -198,23 +185,7 @@ export class LearningRoom extends RoomBase {
   }
 
   private async handleWidgetResponse(widgetId: string, response: WidgetAnswer, reply: SessionListener): Promise<void> {
-    const { storage, clock, ids } = this.deps;
-    const now = clock.now();
-    const outcome = await storage.transaction(async (tx) => {
-      const session = await tx.sessions.get(this.sessionId);
-      if (!session) return { ok: false, error: null } as const;
-      if (isEnded(session.status)) return { ok: false, error: { code: 'session_ended', message: 'This session has ended.' } } as const;
-      const action = await tx.pendingActions.getPending(this.sessionId);
-      if (!action || action.id !== widgetId) {
-        const known = (await tx.pendingActions.list(this.sessionId)).some((candidate) => candidate.id === widgetId);
-        return { ok: false, error: { code: 'widget_not_pending', message: known ? 'That widget was already answered.' : 'No widget with that id is waiting for an answer.' } } as const;
-      }
-      const checked = checkWidgetAnswer(widgetForAction(action), response);
-      if (!checked.ok) return { ok: false, error: { code: 'invalid_payload', message: checked.error } } as const;
-      await recordWidgetAnswer(tx, { id: ids.next(), action, response, text: checked.value, at: now });
-      await tx.sessions.update(this.sessionId, { status: 'active', turn: session.turn + 1 }, now);
-      return { ok: true } as const;
-    });
+    const outcome = await storeWidgetAnswer(this.deps, this.sessionId, widgetId, response);
     if (!outcome.ok) {
       if (outcome.error) this.fail(reply, outcome.error.code, outcome.error.message);
       return;

@@ -13,10 +13,10 @@
 import type { ClientMessage, HistoryMessage, SessionState, SessionSummary, WidgetAnswer } from '@tutorloop/shared';
 import type { Clock, IdGenerator } from '../ports';
 import type { EvaluationResult, TutorProvider } from '../provider';
+import { storeChat, storeWidgetAnswer } from '../session/inbox';
 import { RoomBase, type RoomBaseDeps, type SessionListener } from '../session/room-base';
 import { buildHistory, isEnded, widgetForAction } from '../session/session-view';
 import { TurnRunner, type TurnRoom } from '../session/turn-runner';
-import { checkWidgetAnswer, recordWidgetAnswer } from '../session/widget-answers';
 import { defaultDesiredRetention } from '../storage/learners';
 import type { SessionSnapshot } from '../storage/session-snapshot';
 import { typeStateOf } from '../storage/session-type-state';
@@ -24,7 +24,6 @@ import type { Storage } from '../storage/storage';
 import { applyModeChange, recallSummary } from './recall-rules';
 import { recallState, recallTurnHooks, reviewPoint } from './recall-turn';
 import { failedPoints } from './review-evidence';
-import { learnerMessage } from '../session/new-messages';
 
 export interface RecallRoomDeps extends RoomBaseDeps {
   storage: Storage;
@@ -136,21 +135,7 @@ export class RecallRoom extends RoomBase {
    * not stored twice; if it was never answered (a failed or interrupted turn) it is retried.
    */
   private async receiveChat(text: string, clientMessageId: string | null, reply: SessionListener): Promise<void> {
-    const { storage, clock, ids } = this.deps;
-    const now = clock.now();
-    // The resend check reads in the same transaction as the write it guards.
-    const outcome = await storage.transaction(async (tx): Promise<'missing' | 'ended' | 'duplicate' | 'retry' | 'stored'> => {
-      const session = await tx.sessions.get(this.sessionId);
-      if (!session) return 'missing';
-      if (isEnded(session.status)) return 'ended';
-      if (clientMessageId) {
-        const existing = await tx.messages.findByClientId(this.sessionId, clientMessageId);
-        if (existing) return existing.answeredAt ? 'duplicate' : 'retry';
-      }
-      await tx.messages.append(learnerMessage({ id: ids.next(), sessionId: this.sessionId, content: text, clientMessageId, createdAt: now }));
-      await tx.sessions.update(this.sessionId, { turn: session.turn + 1 }, now);
-      return 'stored';
-    });
+    const outcome = await storeChat(this.deps, this.sessionId, { text, clientMessageId });
     switch (outcome) {
       case 'missing':
         return;
@@ -198,24 +183,7 @@ export class RecallRoom extends RoomBase {
   }
 
   private async handleWidgetResponse(widgetId: string, response: WidgetAnswer, reply: SessionListener): Promise<void> {
-    const { storage, clock, ids } = this.deps;
-    const now = clock.now();
-    // The pending widget is read in the transaction that answers it.
-    const outcome = await storage.transaction(async (tx) => {
-      const session = await tx.sessions.get(this.sessionId);
-      if (!session) return { ok: false, error: null } as const;
-      if (isEnded(session.status)) return { ok: false, error: { code: 'session_ended', message: 'This session has ended.' } } as const;
-      const action = await tx.pendingActions.getPending(this.sessionId);
-      if (!action || action.id !== widgetId) {
-        const known = (await tx.pendingActions.list(this.sessionId)).some((candidate) => candidate.id === widgetId);
-        return { ok: false, error: { code: 'widget_not_pending', message: known ? 'That widget was already answered.' : 'No widget with that id is waiting for an answer.' } } as const;
-      }
-      const checked = checkWidgetAnswer(widgetForAction(action), response);
-      if (!checked.ok) return { ok: false, error: { code: 'invalid_payload', message: checked.error } } as const;
-      await recordWidgetAnswer(tx, { id: ids.next(), action, response, text: checked.value, at: now });
-      await tx.sessions.update(this.sessionId, { status: 'active', turn: session.turn + 1 }, now);
-      return { ok: true } as const;
-    });
+    const outcome = await storeWidgetAnswer(this.deps, this.sessionId, widgetId, response);
     if (!outcome.ok) {
       if (outcome.error) this.fail(reply, outcome.error.code, outcome.error.message);
       return;
