@@ -1,9 +1,13 @@
 /**
  * The FSRS optimiser adapter (core/scheduler/optimizer-port.ts): fsrs-rs via
- * `@open-spaced-repetition/binding`, a native addon kept out of core, run in a worker thread
- * per job so a fit never blocks a turn. Cancelling terminates the worker.
+ * `@open-spaced-repetition/binding`, a native addon kept out of core, run in a child process
+ * per job at the lowest CPU priority (nice 19): a worker thread kept the event loop free but
+ * still took a core from the turns on a small machine (bench/README.md, optimiser row).
+ * Cancelling kills the process.
  */
-import { Worker } from 'node:worker_threads';
+import { fork } from 'node:child_process';
+import { setPriority } from 'node:os';
+import { fileURLToPath } from 'node:url';
 import { defaultWeights } from '../core/recall/fsrs';
 import type { OptimizeResult, ParameterOptimizer } from '../core/scheduler/optimizer-port';
 
@@ -12,28 +16,31 @@ type WorkerMessage =
   | ({ type: 'result' } & OptimizeResult)
   | { type: 'error'; message: string };
 
-const workerEntry = new URL('./optimizer-worker.mjs', import.meta.url);
+const workerEntry = fileURLToPath(new URL('./optimizer-worker.mjs', import.meta.url));
+/** The lowest scheduling priority (POSIX nice 19). */
+const lowestPriority = 19;
 
 export function createBindingOptimizer(): ParameterOptimizer {
   return {
     optimize(request, onProgress, signal) {
       return new Promise<OptimizeResult>((resolve, reject) => {
         if (signal?.aborted) return reject(new Error('optimisation cancelled'));
-        const worker = new Worker(workerEntry, {
-          workerData: {
-            items: request.items.map((item) => item.map((review) => [review.rating, review.deltaT])),
-            previousWeights: [...(request.previousWeights ?? defaultWeights)],
-          },
-          env: {},
-          execArgv: [],
-          name: 'fsrs-optimizer',
+        const worker = fork(workerEntry, [], { execArgv: [], env: {}, serialization: 'advanced', stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+        try {
+          if (worker.pid !== undefined) setPriority(worker.pid, lowestPriority);
+        } catch {
+          // Not permitted here: the fit still runs, at normal priority.
+        }
+        worker.send({
+          items: request.items.map((item) => item.map((review) => [review.rating, review.deltaT])),
+          previousWeights: [...(request.previousWeights ?? defaultWeights)],
         });
         let settled = false;
         const finish = (outcome: () => void) => {
           if (settled) return;
           settled = true;
           signal?.removeEventListener('abort', abort);
-          void worker.terminate();
+          if (worker.exitCode === null && worker.signalCode === null) worker.kill('SIGKILL');
           outcome();
         };
         const abort = () => finish(() => reject(new Error('optimisation cancelled')));
@@ -54,7 +61,8 @@ export function createBindingOptimizer(): ParameterOptimizer {
           }
         });
         worker.on('error', (error) => finish(() => reject(error)));
-        worker.on('exit', (code) => finish(() => reject(new Error(`optimiser worker exited with code ${code}`))));
+        // 'close', not 'exit': every message the process sent has been delivered by then.
+        worker.on('close', (code, signalName) => finish(() => reject(new Error(`optimiser process exited with ${signalName ?? `code ${code}`} before its result`))));
       });
     },
   };

@@ -1,11 +1,12 @@
-// The FSRS optimiser's worker thread (binding-optimizer.ts): fsrs-rs through
-// @open-spaced-repetition/binding fits the parameters here, never on the thread serving turns.
-// One job per worker: { items: [[rating, deltaT], ...][], previousWeights: number[] }.
-// Posts { type: 'progress', done, total }* then { type: 'result', ... } or { type: 'error', message }.
-import { parentPort, workerData } from 'node:worker_threads';
+// The FSRS optimiser's process (binding-optimizer.ts): fsrs-rs through
+// @open-spaced-repetition/binding fits the parameters here, in a child process the server
+// runs at the lowest CPU priority, so a fit never takes a core from the turns being served.
+// One job per process, received over IPC: { items: [[rating, deltaT], ...][], previousWeights: number[] }.
+// Sends { type: 'progress', done, total }* then { type: 'result', ... } or { type: 'error', message }.
 import { computeParameters, FSRSBinding, FSRSBindingItem, FSRSBindingReview } from '@open-spaced-repetition/binding';
 
-const { items, previousWeights } = workerData;
+const parentPort = { postMessage: (message) => process.send(message) };
+const { items, previousWeights } = await new Promise((resolve) => process.once('message', resolve));
 
 function metricsOf(weights, trainSet) {
   const { logLoss, rmseBins } = new FSRSBinding(weights).evaluate(trainSet);
@@ -40,3 +41,5 @@ try {
 } catch (error) {
   parentPort.postMessage({ type: 'error', message: error instanceof Error ? error.message : String(error) });
 }
+// Done: let the parent see the last message, then leave.
+process.disconnect();

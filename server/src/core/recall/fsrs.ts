@@ -130,8 +130,19 @@ export interface SchedulerSettings {
 
 export const defaultSchedulerSettings: SchedulerSettings = Object.freeze({ retention: 0.9, weights: null });
 
+/**
+ * ts-fsrs schedulers by settings: building one per review made rescheduling a learner's
+ * cards after an optimisation ~6× slower (bench/README.md). A learner's settings change
+ * rarely, so a small cache of the most recent ones is enough.
+ */
+const schedulers = new Map<string, ReturnType<typeof fsrs>>();
+const schedulerCacheSize = 64;
+
 function scheduler(settings: SchedulerSettings) {
-  return fsrs(
+  const key = `${settings.retention}|${settings.weights ? settings.weights.join(',') : 'default'}`;
+  const cached = schedulers.get(key);
+  if (cached) return cached;
+  const built = fsrs(
     generatorParameters({
       enable_fuzz: false,
       enable_short_term: false,
@@ -139,6 +150,9 @@ function scheduler(settings: SchedulerSettings) {
       ...(settings.weights ? { w: [...settings.weights] } : {}),
     }),
   );
+  if (schedulers.size >= schedulerCacheSize) schedulers.delete(schedulers.keys().next().value!);
+  schedulers.set(key, built);
+  return built;
 }
 
 /** A card never reviewed, due now. */

@@ -3,7 +3,7 @@
  * items → the optimiser (a port; a worker thread in production) → a recorded run with the
  * metrics of the new and the previous parameters on the same reviews → if the new ones
  * predict better, they become the learner's and every card is rescheduled from its own
- * history, in one transaction with the run.
+ * history, in chunks after the run is stored.
  */
 import type { Clock, IdGenerator } from '../ports';
 import { replayHistory } from '../recall/fsrs';
@@ -53,19 +53,45 @@ export async function optimizeLearner(
     kept: predictsBetter(result.metrics, result.previousMetrics),
     durationMs: result.durationMs,
   };
-  const rescheduledCards = await storage.transaction(async (tx) => {
-    await tx.scheduler.addRun(run);
-    if (!run.kept) return 0;
-    // Reviews may have arrived during the fit: reschedule from the history as it is now.
-    const settings = await loadSchedulerSettings(tx, learnerId);
-    let count = 0;
-    for (const history of await tx.scheduler.reviewHistory(learnerId)) {
-      const card = replayHistory(history.reviews, settings);
-      if (!card) continue;
-      await tx.cards.save({ learnerId, pointId: history.pointId, card, newId: ids.next() });
-      count += 1;
-    }
-    return count;
-  });
+  await storage.transaction((tx) => tx.scheduler.addRun(run));
+  const rescheduledCards = run.kept ? await rescheduleCards(deps, learnerId) : 0;
   return { ok: true, run, rescheduledCards };
+}
+
+/** Cards rescheduled per transaction: turns queued meanwhile run between chunks (bench/README.md, optimiser row). */
+export const rescheduleChunk = 100;
+
+/**
+ * Rebuilds every card of the learner from its own history under the parameters now stored,
+ * in chunks of `rescheduleChunk` cards per transaction with a yield of the event loop between
+ * them, so that a learner's turns are never held behind one long write. A card reviewed after
+ * the history was read (a turn between two chunks) is left as that review scheduled it: under
+ * the new parameters already, since the run was stored first.
+ */
+async function rescheduleCards(deps: OptimizeLearnerDeps, learnerId: string): Promise<number> {
+  const { storage, ids } = deps;
+  const { histories, settings } = await storage.read(async (reader) => ({
+    histories: await reader.scheduler.reviewHistory(learnerId),
+    settings: await loadSchedulerSettings(reader, learnerId),
+  }));
+  let count = 0;
+  for (let start = 0; start < histories.length; start += rescheduleChunk) {
+    const chunk = histories.slice(start, start + rescheduleChunk).flatMap((history) => {
+      const card = replayHistory(history.reviews, settings);
+      const last = history.reviews.reduce((latest, review) => Math.max(latest, review.reviewedAt.getTime()), 0);
+      return card ? [{ pointId: history.pointId, card, last }] : [];
+    });
+    count += await storage.transaction(async (tx) => {
+      let saved = 0;
+      for (const { pointId, card, last } of chunk) {
+        const current = await tx.cards.get(learnerId, pointId);
+        if (current?.lastReview && current.lastReview.getTime() > last) continue;
+        await tx.cards.save({ learnerId, pointId, card, newId: ids.next() });
+        saved += 1;
+      }
+      return saved;
+    });
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+  return count;
 }
