@@ -153,6 +153,7 @@ describe('evaluate (SPEC §4.1)', () => {
         schema: {
           type: 'object',
           properties: {
+            messageKind: { type: 'string', enum: ['attempt', 'question'], description: expect.any(String) },
             recalledPoints: {
               type: 'array',
               description: expect.any(String),
@@ -169,7 +170,7 @@ describe('evaluate (SPEC §4.1)', () => {
             },
             feedback: { type: 'string', description: expect.any(String) },
           },
-          required: ['recalledPoints', 'feedback'],
+          required: ['messageKind', 'recalledPoints', 'feedback'],
           additionalProperties: false,
         },
       },
@@ -215,6 +216,21 @@ describe('evaluate (SPEC §4.1)', () => {
     expect(recall).toContain('what remains unrecalled');
     expect(rabbithole).toContain('only list which points were recalled');
     expect(rabbithole).not.toContain('near-misses');
+  });
+
+  it('tells a question from an attempt (issue 15): the prompt asks for messageKind, and a question grades nothing whatever ids come with it', async () => {
+    const answer = {
+      messageKind: 'question',
+      recalledPoints: [{ id: 'p-ribo', confidence: 0.9, observation: 'Asked whether it is the ribosome.' }],
+      feedback: 'The learner asked a question; answer briefly and return to the same cue.',
+    };
+    fake.enqueue('evaluator', openAiReplies.structured(answer));
+    const raw = await makeProvider().evaluate({ ...input, recentMessages: [{ role: 'learner', content: 'is it the ribosome?' }] }, live());
+    expect(raw).toEqual(answer);
+    expect(normalizeEvaluation(raw, offered)).toEqual({ recalledPoints: [], feedback: answer.feedback, messageKind: 'question' });
+    const [system] = fake.requestsFor('evaluator').map(systemOf);
+    expect(system).toContain('A question is not an answer');
+    expect(system).toContain('"is it the mitochondria?"');
   });
 
   it('passes an answer with garbage fields on, which the engine turns into the empty result', async () => {

@@ -57,10 +57,12 @@ export function guardCue(text: string, content: string, allowed: KeyTerm | 'firs
   return out + text.slice(last);
 }
 
-/** The content with every key term but the anchor masked. Never equals the content. */
-export function clozeOf(content: string): string {
+/**
+ * The content with every key term but the anchor masked (by default the point's first
+ * anchor; the tutor passes another one to cue a different key idea). Never equals the content.
+ */
+export function clozeOf(content: string, anchor: KeyTerm | null = anchorFor(content)): string {
   const flat = content.replace(/\s+/g, ' ').trim();
-  const anchor = anchorFor(flat);
   return guardCue(flat, flat, anchor);
 }
 

@@ -45,3 +45,13 @@ export function classifyLearnerMessage(text: string): LearnerMessageKind {
   const statements = parts.filter((s) => !asks.includes(s) && s.replace(/[^\p{L}\p{N}\s]/gu, '').trim().split(/\s+/).length > 2);
   return asks.length > 0 && statements.length === 0 ? 'question' : 'attempt';
 }
+
+/** True when a message asks what the tutor meant ("what do you mean?", "can you rephrase?"). */
+export function isClarification(text: string): boolean {
+  return CLARIFY.test(expandContractions(text));
+}
+
+/** True when a question offers a guess for a yes/no ("is it the mitochondria?"). */
+export function isGuess(text: string): boolean {
+  return sentences(expandContractions(text)).some((s) => INVERTED.test(s.replace(LEADING_FILLER, '')) && s.trim().endsWith('?'));
+}

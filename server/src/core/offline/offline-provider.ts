@@ -8,6 +8,7 @@
  */
 import type { EvaluationInput, EvaluationResult, SafetyVerdict, TutorEvent, TutorInput, TutorProvider } from '../provider';
 import { createOfflineLearningTutor } from '../learning/offline-learning-tutor';
+import { createOfflineThoughtPartner } from '../thought/offline-thought-partner';
 import { evaluateOffline } from './offline-evaluator';
 import { checkSafetyOffline } from './offline-safety';
 import { replyOffline } from './offline-tutor';
@@ -59,6 +60,7 @@ export function createOfflineProvider(options: OfflineProviderOptions = {}): Tut
   return {
     name: 'offline',
     learning: createOfflineLearningTutor(),
+    thought: createOfflineThoughtPartner(),
 
     async evaluate(input: EvaluationInput, signal: AbortSignal): Promise<EvaluationResult> {
       throwIfAborted(signal);

@@ -2,6 +2,7 @@ import { FreeTextProps, MultipleChoiceProps } from '@tutorloop/shared';
 import { describe, expect, it } from 'vitest';
 import type { ChecklistPoint, TutorEvent, TutorInput } from '../provider';
 import { extractKeyTerms, matchedTerms, normalizeText } from './lexical';
+import { givesAway } from './spoilers';
 import { composeReply, replyOffline, type ComposedReply } from './offline-tutor';
 import { allPoints, points, tutorInput } from './test-fixtures';
 
@@ -102,17 +103,35 @@ describe('replyOffline — cues never give the point away', () => {
 });
 
 describe('replyOffline — the multiple-choice widget', () => {
-  it('appears at attempt 2 with the right option exactly once among distinct options', async () => {
+  it('appears at attempt 2 with the right option exactly once, and never another point still to recall (issue 15)', async () => {
+    let widgets = 0;
     for (const point of allPoints) {
       const input = tutorInput({ probePoint: point, probeAttempts: 2, turn: 7 });
       const events = await collect(input);
       const widget = events.at(-1);
+      if (widget?.type !== 'widget') continue;
+      widgets += 1;
       expect(widget).toMatchObject({ type: 'widget', toolCallId: `offline-${point.id}-2` });
       const options = choiceOptionsOf(widget);
       expect(options.filter((o) => o === point.content)).toHaveLength(1);
       expect(new Set(options).size).toBe(options.length);
-      expect(options.length).toBe(4);
-      expect(textOf(events)).toMatch(/another way|different approach/);
+      expect(options.length).toBeGreaterThanOrEqual(2);
+      for (const other of allPoints.filter((p) => p.id !== point.id)) {
+        for (const option of options) expect(givesAway(option, other.content), `${option} / ${other.content}`).toBe(false);
+      }
+      expect(textOf(events)).toMatch(/another way|different approach|which of these/i);
+    }
+    // Term-level substitutes give most points a multiple choice even with nothing recalled yet.
+    expect(widgets).toBeGreaterThanOrEqual(allPoints.length - 2);
+  });
+
+  it('builds distractors from the point itself: one word substituted or the statement negated', () => {
+    const checklist = allPoints.map((p) => ({ ...p, recalled: false }));
+    const options = choiceOptionsOf(composeReply(tutorInput({ checklist, probePoint: points.apollo, probeAttempts: 2 })).widget);
+    expect(options).toContain(points.apollo.content);
+    for (const option of options.filter((o) => o !== points.apollo.content)) {
+      const differing = option.split(' ').filter((word, index) => word !== points.apollo.content.split(' ')[index]);
+      expect(differing.length, option).toBeGreaterThanOrEqual(1);
     }
   });
 
@@ -126,11 +145,11 @@ describe('replyOffline — the multiple-choice widget', () => {
     expect(options.filter((o) => o !== points.mitochondria.content).every((o) => recalledContents.has(o))).toBe(true);
   });
 
-  it('without another point to choose from, gives the cloze again instead', () => {
-    const checklist = [{ ...points.apollo, recalled: false }];
-    const r = composeReply(tutorInput({ checklist, probePoint: points.apollo, probeAttempts: 2 }));
+  it('without a safe distractor, gives the cloze again instead', () => {
+    const canberra = { id: 'pt_only', content: 'Canberra', context: null };
+    const r = composeReply(tutorInput({ checklist: [{ ...canberra, recalled: false }], probePoint: canberra, probeAttempts: 2 }));
     expect(r.widget).toBeNull();
-    expect(r.text).toContain('Apollo __ l_____ on the M___ in J___ ____');
+    expect(r.text).toContain('C_______');
   });
 });
 
@@ -192,5 +211,62 @@ describe('replyOffline — rabbit holes', () => {
     expect(text).not.toContain('_');
     expect(matchedTerms(text, extractKeyTerms(points.bigO.content))).toEqual([]);
     expectNoLeaks(text, input);
+  });
+});
+
+describe('replyOffline — questions, own words, a different idea after a miss (issue 15)', () => {
+  const asking = (question: string, probeAttempts: number, lastCue: string) =>
+    tutorInput({
+      probePoint: points.mitochondria,
+      probeAttempts,
+      turn: 4,
+      conversation: [
+        { role: 'tutor', content: lastCue },
+        { role: 'learner', content: question },
+      ],
+    });
+
+  it('answers a question briefly, then the same cue at the same level, without “not quite”', () => {
+    const lastCue = 'Here’s a hint — try filling in the blanks: “The mitochondria p______ A__ through o________ p______________”';
+    for (const question of ['what do you mean?', 'is it the nucleus?', 'why does that matter?', 'any hints?']) {
+      const reply = composeReply(asking(question, 1, lastCue));
+      expect(reply.text, question).not.toMatch(/not quite|not yet|Hmm/i);
+      expect(reply.text, question).toContain('The mitochondria p______ A__ through o________ p______________');
+      expect(reply.widget).toBeNull();
+      expectHidden(reply.text, points.mitochondria);
+    }
+    expect(composeReply(asking('is it the nucleus?', 1, lastCue)).text).toMatch(/what we’re trying to recall/);
+    expect(composeReply(asking('what do you mean?', 1, lastCue)).text).toContain('“Exam prep — week 3”');
+  });
+
+  it('after a miss, cues a different key idea than the last cue named', () => {
+    const lastCue = 'Here’s a keyword to start from: “mitochondria”. What do you remember that goes with it?';
+    const reply = composeReply(tutorInput({
+      probePoint: points.mitochondria,
+      probeAttempts: 1,
+      turn: 3,
+      conversation: [
+        { role: 'tutor', content: lastCue },
+        { role: 'learner', content: 'something about energy?' },
+      ],
+    }));
+    const named = matchedTerms(reply.text, extractKeyTerms(points.mitochondria.content)).map((term) => term.token);
+    expect(named).toHaveLength(1);
+    expect(named).not.toContain('mitochondria');
+    expect(reply.text).toMatch(/Not quite|Hmm|another angle|no worries/);
+  });
+
+  it('acknowledges a recall in the learner’s own words, never naming a point still to recall', () => {
+    const checklist = allPoints.map((p) => ({ ...p, recalled: p.id === points.pythonTuples.id }));
+    const input = tutorInput({
+      checklist,
+      justRecalled: [points.pythonTuples],
+      probePoint: points.bigO,
+      turn: 2,
+      conversation: [{ role: 'learner', content: 'you can change a list, but a tuple is fixed — tuples are immutable' }],
+    });
+    const text = composeReply(input).text;
+    expect(text).toMatch(/“[^”]*(?:list|tuple|immutable)[^”]*”/i);
+    for (const other of allPoints.filter((p) => p.id !== points.pythonTuples.id && p.id !== points.bigO.id)) expect(givesAway(text, other.content)).toBe(false);
   });
 });

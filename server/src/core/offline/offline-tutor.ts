@@ -8,10 +8,22 @@
  *   attempt 1  → a cloze hint (key terms past the anchor masked to a first letter); for a
  *                point that quotes code, a code-editor widget to write that code; for long
  *                points a free-text widget to write it out in their own words;
- *   attempt ≥2 → a multiple-choice widget: the probe's content among up to three other
- *                points' contents (already-recalled points first, so that no unrecalled
- *                point is spoiled unless needed), in an order fixed by a hash of the point id.
- *                With fewer than two distinct options it repeats the cloze instead.
+ *   attempt ≥2 → a multiple-choice widget: the probe's content among up to three
+ *                distractors — recalled points' contents first (they spoil nothing), then
+ *                term-level substitutes of the probe (distractors.ts) — never a point still to
+ *                recall; in an order fixed by a hash of the point id. With no safe distractor
+ *                it repeats the cloze instead.
+ *
+ * After a miss the next cue turns on a different key idea than the last cue named (one the
+ * learner has not expressed yet, when there is one). A question or request for clarification
+ * (learner-message.ts) is answered briefly — from the author's context, the set's title, an
+ * already recalled point, or an honest "that's what we're trying to recall" — and the same
+ * cue follows at the same level, without "not quite" (issue 15). A recall is acknowledged in
+ * the learner's own words (the words that expressed the point's ideas, idea-match.ts).
+ *
+ * Whatever the template, the final text passes a frame guard: it names at most the one key
+ * term of the probe its cue allows, and gives away no other point still to recall (lexically
+ * or by the evaluator's own paraphrase-aware match) — offending words are masked.
  *
  * In `rabbithole` mode it follows the learner's tangent and never cues; recalls are still
  * acknowledged briefly. It enters and leaves rabbit holes by its own judgment too, on the
@@ -23,7 +35,12 @@
 import type { ChecklistPoint, TutorEvent, TutorInput, WidgetRequest } from '../provider';
 import { codeLanguageFor, codeSpanOf } from './code-points';
 import { anchorFor, clozeOf, contextPhrase, guardCue, templateCollides } from './cue-builder';
-import { normalizeText } from './lexical';
+import { substituteDistractors } from './distractors';
+import { matchPoint, prepareMessage } from './idea-match';
+import { latestLearnerEvidence } from './learner-evidence';
+import { classifyLearnerMessage, isClarification, isGuess } from './learner-message';
+import { extractKeyTerms, normalizeText, type KeyTerm } from './lexical';
+import { givesAway, maskPoint, mentionedTerms } from './spoilers';
 import { pickBySeed, stableHash } from './stable-hash';
 import { tangentSignal } from './offline-tangent';
 import { splitIntoChunks } from './text-chunks';
@@ -95,6 +112,8 @@ const WELCOME: Variants = [
 const ACK_ONE: Variants = ['Yes — that’s it.', 'Exactly right.', 'Spot on — well done.', 'That’s the one. Nice work.'];
 const ACK_TWO: Variants = ['Nice, you covered two of them at once.', 'Two in one go — great recall.'];
 const ACK_MANY: Variants = ['Impressive — that’s {n} ideas in one go.', 'Wow, {n} at once. Excellent.'];
+const ACK_OWN_ONE: Variants = ['Yes — {words}: that’s it.', 'Exactly — {words}, that’s the idea.', 'Spot on: {words}. Well done.'];
+const ACK_OWN_MANY: Variants = ['Nice — {words}: that covers {n} of them at once.', 'Great recall — {words}, and that’s {n} ideas in one go.'];
 const TO_GO: Variants = ['{n} to go.', '{n} left.', 'Only {n} more.'];
 const ONE_TO_GO: Variants = ['Just one more to go.', 'One left.'];
 
@@ -133,6 +152,22 @@ const CHOICE_INTRO: Variants = [
   'Here’s another way in: which of these is the one we’re after?',
 ];
 
+const CHOICES_STILL_OPEN: Variants = ['The choices above are still open — which one fits?', 'Take another look at the options above and pick the one that fits.'];
+const CLARIFY_ANSWER: Variants = [
+  'Sure — I mean: we’re reviewing “{title}”, and I’d like you to tell me, in your own words, whatever you remember about the idea below.',
+  'Good question. We’re reviewing “{title}”: tell me whatever you remember about the idea below — any part of it counts.',
+];
+const HINT_ANSWER: Variants = ['Here’s the hint I can give you at this point:', 'Sure — here’s the hint again:'];
+const GUESS_ANSWER: Variants = [
+  'I can’t say yes or no to that — it’s exactly what we’re trying to recall. If you think so, tell me as an answer, in your own words, and I’ll check it.',
+  'That’s what we’re trying to recall, so I won’t give it away — say it as an answer and I’ll check it.',
+];
+const RECALLED_ANSWER: Variants = ['From what you’ve already recalled: “{content}”. Now, back to this one.', 'You recalled that one already: “{content}”. Back to the current idea.'];
+const HOLD_ANSWER: Variants = [
+  'Good question — answering it now would give part of the review away, so let’s keep it for the end.',
+  'I’ll hold that one for later: the answer is part of what we’re recalling.',
+];
+
 const CLOSING: Variants = [
   'That’s everything — you’ve recalled all {ideas} from “{title}”. Great work today!',
   'And that completes “{title}”: every idea recalled. Well done!',
@@ -153,10 +188,64 @@ const RABBITHOLE_ALL_DONE: Variants = ['That completes everything for “{title}
 // ---------------------------------------------------------------------------------------
 // Parts
 
+/** The latest learner-authored text (a chat message or a widget answer), if any. */
+function latestLearnerText(input: TutorInput): string | null {
+  return latestLearnerEvidence(input.conversation)?.text ?? null;
+}
+
+/** The tutor's previous message (the last cue), if any. */
+function lastTutorMessage(input: TutorInput): Extract<TutorInput['conversation'][number], { role: 'tutor' }> | null {
+  for (let i = input.conversation.length - 1; i >= 0; i--) {
+    const message = input.conversation[i];
+    if (message?.role === 'tutor') return message;
+  }
+  return null;
+}
+
+/** True when the tutor's last widget is still waiting for an answer (the learner chatted instead). */
+function widgetPending(input: TutorInput): boolean {
+  const last = lastTutorMessage(input);
+  const id = last?.toolCall?.id;
+  return !!id && !input.conversation.some((message) => message.role === 'tool_result' && message.toolCallId === id);
+}
+
+/** Points still to recall after this turn. */
+function stillUnchecked(input: TutorInput): ChecklistPoint[] {
+  const just = new Set(input.justRecalled.map((p) => p.id));
+  return input.checklist.filter((p) => !p.recalled && !just.has(p.id));
+}
+
+/** Up to three of the learner's own words that expressed the recalled points' ideas, none naming a point still to recall. */
+function learnersOwnWords(input: TutorInput): string[] {
+  const said = latestLearnerText(input);
+  if (!said) return [];
+  const message = prepareMessage(said);
+  const open = stillUnchecked(input);
+  const words: string[] = [];
+  for (const point of input.justRecalled) {
+    for (const hit of matchPoint(message, point.content).hits) {
+      const phrase = hit.words.replace(/\s+/g, ' ').trim();
+      if (!phrase || phrase.length > 40 || words.some((w) => w.toLowerCase() === phrase.toLowerCase())) continue;
+      if (open.some((p) => mentionedTerms(phrase, p.content).length > 0)) continue;
+      words.push(phrase);
+      if (words.length === 3) return words;
+    }
+  }
+  return words;
+}
+
+function quoteList(words: readonly string[]): string {
+  const quoted = words.map((w) => `“${w}”`);
+  return quoted.length <= 1 ? (quoted[0] ?? '') : `${quoted.slice(0, -1).join(', ')} and ${quoted.at(-1)}`;
+}
+
 function acknowledgement(input: TutorInput, seed: string): string[] {
   const n = input.justRecalled.length;
   if (n === 0) return [];
-  const parts = [fill(pickBySeed(n === 1 ? ACK_ONE : n === 2 ? ACK_TWO : ACK_MANY, `${seed}|ack`), { n: countWord(n) })];
+  const own = learnersOwnWords(input);
+  const parts = own.length > 0
+    ? [fill(pickBySeed(n === 1 ? ACK_OWN_ONE : ACK_OWN_MANY, `${seed}|ack`), { words: quoteList(own), n: countWord(n) })]
+    : [fill(pickBySeed(n === 1 ? ACK_ONE : n === 2 ? ACK_TWO : ACK_MANY, `${seed}|ack`), { n: countWord(n) })];
   const left = remainingAfterTurn(input);
   if (input.probePoint && left > 0) {
     parts.push(capitalize(fill(pickBySeed(left === 1 ? ONE_TO_GO : TO_GO, `${seed}|left`), { n: countWord(left) })));
@@ -164,54 +253,91 @@ function acknowledgement(input: TutorInput, seed: string): string[] {
   return parts;
 }
 
-function openCue(point: ChecklistPoint, seed: string): string {
+/** The key terms of a point, the ones a cue can name first (not numbers or short acronyms). */
+function cueableTerms(content: string): KeyTerm[] {
+  const terms = extractKeyTerms(content);
+  if (terms.length < 2) return [];
+  return [...terms.filter((t) => !t.exact), ...terms.filter((t) => t.exact)];
+}
+
+/**
+ * The key idea a cue names. A question returns to the same cue (the term the last cue named);
+ * after a miss the cue turns to a different idea than the last one — one the learner has not
+ * expressed yet when there is one (issue 15); the opening cue names the point's first anchor.
+ */
+function chooseAnchor(input: TutorInput, probe: ChecklistPoint, asked: boolean): KeyTerm | null {
+  const terms = cueableTerms(probe.content);
+  if (terms.length === 0) return null;
+  const last = lastTutorMessage(input);
+  const lastPrompt = typeof last?.toolCall?.input['prompt'] === 'string' ? last.toolCall.input['prompt'] : '';
+  const lastNamed = new Set(last ? mentionedTerms(`${last.content} ${lastPrompt}`, probe.content).map((t) => t.stem) : []);
+  if (asked) return terms.find((t) => lastNamed.has(t.stem)) ?? terms[0] ?? null;
+  if (Math.floor(input.probeAttempts) <= 0 || lastNamed.size === 0) return anchorFor(probe.content);
+  const said = new Set(mentionedTerms(latestLearnerText(input) ?? '', probe.content).map((t) => t.stem));
+  return terms.find((t) => !lastNamed.has(t.stem) && !said.has(t.stem)) ?? terms.find((t) => !lastNamed.has(t.stem)) ?? terms[0] ?? null;
+}
+
+function openCue(point: ChecklistPoint, seed: string, anchor: KeyTerm | null): string {
   const context = contextPhrase(point.context);
-  if (context) {
+  // An author's context that says the point itself (the evaluator would take it as recall) is not quoted.
+  if (context && !matchPoint(prepareMessage(context), point.content).recalled) {
     const question = /\?$/.test(context);
     const template = pickTemplate(question ? CUE_CONTEXT_QUESTION : CUE_CONTEXT, seed, point.content);
     const text = fill(template, { context: question ? context : context.replace(/[.!;:,]+$/u, '') });
-    return guardCue(text, point.content, anchorFor(point.content) ? 'first' : null);
+    return guardCue(text, point.content, anchor ? 'first' : null);
   }
-  const anchor = anchorFor(point.content);
   if (anchor) {
     const template = pickTemplate(CUE_ANCHOR, seed, point.content);
     return guardCue(fill(template, { anchor: anchor.surface }), point.content, anchor);
   }
-  return clozeCue(point, seed, CUE_CLOZE);
+  return clozeCue(point, seed, CUE_CLOZE, anchor);
 }
 
-function clozeCue(point: ChecklistPoint, seed: string, variants: Variants): string {
+function clozeCue(point: ChecklistPoint, seed: string, variants: Variants, anchor: KeyTerm | null): string {
   const template = pickTemplate(variants, seed, point.content);
-  return guardCue(fill(template, { cloze: clozeOf(point.content) }), point.content, anchorFor(point.content));
+  return guardCue(fill(template, { cloze: clozeOf(point.content, anchor) }), point.content, anchor);
 }
 
-/** Up to MAX_CHOICE_OPTIONS distinct options, the probe's content among them exactly once. */
+/** True when `text` gives away a point still to recall other than the probe (lexically, or as the evaluator reads it). */
+function spoilsOther(text: string, input: TutorInput, probe: ChecklistPoint): boolean {
+  const prepared = prepareMessage(text);
+  return stillUnchecked(input).some((p) => p.id !== probe.id && (givesAway(text, p.content) || matchPoint(prepared, p.content).recalled));
+}
+
+/**
+ * Up to MAX_CHOICE_OPTIONS distinct options, the probe's content among them exactly once;
+ * empty when there is no safe distractor. Distractors: recalled points' contents, then
+ * term-level substitutes of the probe — never one that gives away a point still to recall.
+ */
 export function choiceOptions(input: TutorInput, probe: ChecklistPoint): string[] {
   const seen = new Set([normalizeText(probe.content)]);
-  const others = input.checklist
-    .filter((p) => p.id !== probe.id && p.content.trim().length > 0)
+  const recalled = input.checklist
+    .filter((p) => p.id !== probe.id && p.recalled && p.content.trim().length > 0)
     .map((p) => ({ p, rank: stableHash(`${probe.id}|${p.id}`) }))
-    // Already-recalled points first: using them as distractors spoils nothing.
-    .sort((a, b) => Number(b.p.recalled) - Number(a.p.recalled) || a.rank - b.rank || (a.p.id < b.p.id ? -1 : 1));
+    .sort((a, b) => a.rank - b.rank || (a.p.id < b.p.id ? -1 : 1))
+    .map(({ p }) => p.content.trim());
+  const candidates = [...recalled, ...substituteDistractors(probe.content.trim(), probe.id, MAX_CHOICE_OPTIONS)];
   const distractors: string[] = [];
-  for (const { p } of others) {
+  for (const candidate of candidates) {
     if (distractors.length >= MAX_CHOICE_OPTIONS - 1) break;
-    const key = normalizeText(p.content);
-    if (!key || seen.has(key)) continue;
+    const key = normalizeText(candidate);
+    if (!key || seen.has(key) || spoilsOther(candidate, input, probe)) continue;
+    // A recalled point that says the probe too would be a second right answer.
+    if (matchPoint(prepareMessage(candidate), probe.content).recalled && recalled.includes(candidate)) continue;
     seen.add(key);
-    distractors.push(p.content.trim());
+    distractors.push(candidate);
   }
   if (distractors.length === 0) return [];
   const at = stableHash(probe.id) % (distractors.length + 1);
   return [...distractors.slice(0, at), probe.content.trim(), ...distractors.slice(at)];
 }
 
-function cue(input: TutorInput, probe: ChecklistPoint, seed: string): { text: string[]; widget: WidgetEvent | null } {
+function cue(input: TutorInput, probe: ChecklistPoint, seed: string, anchor: KeyTerm | null, asked: boolean): { text: string[]; widget: WidgetEvent | null } {
   const attempts = Math.max(0, Math.floor(input.probeAttempts));
-  if (attempts === 0) return { text: [openCue(probe, seed)], widget: null };
+  if (attempts === 0) return { text: [openCue(probe, seed, anchor)], widget: null };
 
   if (attempts === 1) {
-    const text = [clozeCue(probe, seed, CUE_CLOZE)];
+    const text = [clozeCue(probe, seed, asked ? CUE_CLOZE_AGAIN : CUE_CLOZE, anchor)];
     if (codeSpanOf(probe.content)) {
       const language = codeLanguageFor(probe);
       text.push(pickBySeed(CODE_INVITE, `${seed}|code`));
@@ -220,7 +346,7 @@ function cue(input: TutorInput, probe: ChecklistPoint, seed: string): { text: st
         widget: widgetEvent(probe, attempts, {
           kind: 'code_editor',
           props: {
-            prompt: guardCue(`Write the code this describes: “${clozeOf(probe.content)}”`, probe.content, anchorFor(probe.content)),
+            prompt: guardCue(`Write the code this describes: “${clozeOf(probe.content, anchor)}”`, probe.content, anchor),
             language,
             starterCode: language === 'python' ? '# Your code here\n' : '// Your code here\n',
           },
@@ -236,20 +362,22 @@ function cue(input: TutorInput, probe: ChecklistPoint, seed: string): { text: st
         props: {
           prompt: 'In your own words, what do you remember about this one?',
           placeholder: 'Type what you remember…',
-          context: clozeOf(probe.content),
+          context: clozeOf(probe.content, anchor),
           maxLength: FREE_TEXT_MAX_LENGTH,
         },
       }),
     };
   }
 
+  // The learner asked while the choices are open: point back to them rather than ask anew.
+  if (asked && widgetPending(input)) return { text: [pickBySeed(CHOICES_STILL_OPEN, `${seed}|open`)], widget: null };
   const options = choiceOptions(input, probe);
-  if (options.length < 2) return { text: [clozeCue(probe, seed, CUE_CLOZE_AGAIN)], widget: null };
+  if (options.length < 2) return { text: [clozeCue(probe, seed, CUE_CLOZE_AGAIN, anchor)], widget: null };
   return {
     text: [pickBySeed(CHOICE_INTRO, `${seed}|choice`)],
     widget: widgetEvent(probe, attempts, {
       kind: 'multiple_choice',
-      props: { prompt: `Which of these completes “${clozeOf(probe.content)}”?`, options },
+      props: { prompt: `Which of these completes “${clozeOf(probe.content, anchor)}”?`, options },
     }),
   };
 }
@@ -257,6 +385,44 @@ function cue(input: TutorInput, probe: ChecklistPoint, seed: string): { text: st
 /** A widget for the probe point, with the tool-call id the offline evaluator can read back. */
 function widgetEvent(probe: ChecklistPoint, attempts: number, widget: WidgetRequest): WidgetEvent {
   return { type: 'widget', toolCallId: offlineToolCallId(probe.id, attempts), widget };
+}
+
+/**
+ * The brief answer to a learner's question (issue 15): what can be said without giving a
+ * point still to recall away — what the tutor meant, a point already recalled that the
+ * question is about, or an honest "that's what we're trying to recall".
+ */
+function answerQuestion(input: TutorInput, probe: ChecklistPoint, question: string, seed: string): string {
+  if (isClarification(question)) {
+    const context = contextPhrase(probe.context);
+    const about = context && !matchPoint(prepareMessage(context), probe.content).recalled ? ` It’s about this: ${context.replace(/[.!;:,]+$/u, '')}.` : '';
+    return fill(pickBySeed(CLARIFY_ANSWER, `${seed}|clarify`), { title: input.title }) + about;
+  }
+  if (/\bhints?\b/i.test(question)) return pickBySeed(HINT_ANSWER, `${seed}|hint`);
+  if (isGuess(question)) return pickBySeed(GUESS_ANSWER, `${seed}|guess`);
+  // A question about something already recalled can be answered from it: it spoils nothing.
+  const asked = prepareMessage(question);
+  const known = input.checklist
+    .filter((p) => p.recalled)
+    .map((p) => ({ p, hits: matchPoint(asked, p.content).hits.length }))
+    .filter(({ hits }) => hits >= 1)
+    .sort((a, b) => b.hits - a.hits)[0];
+  if (known) return fill(pickBySeed(RECALLED_ANSWER, `${seed}|recalled`), { content: known.p.content.replace(/\s+/g, ' ').trim().replace(/[.!]+$/u, '') });
+  return pickBySeed(HOLD_ANSWER, `${seed}|hold`);
+}
+
+/**
+ * The frame guard: the text names at most the probe's allowed key term (`keep`, the one its cue
+ * names) and gives no other point still to recall away, lexically or by the evaluator's match.
+ */
+function guardFrame(text: string, input: TutorInput, probe: ChecklistPoint | null, keep: KeyTerm | null): string {
+  let out = text;
+  if (probe) out = guardCue(out, probe.content, keep);
+  for (const point of stillUnchecked(input)) {
+    if (point.id === probe?.id) continue;
+    if (givesAway(out, point.content) || matchPoint(prepareMessage(out), point.content).recalled) out = maskPoint(out, point.content, null);
+  }
+  return out;
 }
 
 function rabbitholeBody(input: TutorInput, seed: string): string[] {
@@ -269,6 +435,13 @@ function rabbitholeBody(input: TutorInput, seed: string): string[] {
   const topic = input.rabbitholeTopic?.replace(/\s+/g, ' ').trim().replace(/[.!?]+$/u, '') || 'this tangent';
   parts.push(fill(pickBySeed(EXPLORE, `${seed}|explore`), { topic }));
   return parts;
+}
+
+/** True when the learner's message this turn was a question (never graded: answered, then the same cue). */
+export function learnerAsked(input: TutorInput): boolean {
+  if (input.trigger !== 'learner_message' || input.mode !== 'recall' || input.justRecalled.length > 0) return false;
+  const evidence = latestLearnerEvidence(input.conversation);
+  return evidence?.source === 'chat' && classifyLearnerMessage(evidence.text) === 'question';
 }
 
 /**
@@ -289,7 +462,8 @@ export function composeReply(input: TutorInput, returning = false): ComposedRepl
 
   if (input.mode === 'rabbithole') {
     parts.push(...rabbitholeBody(input, seed));
-    return { text: parts.join(' '), widget: null };
+    // The learner's own tangent is quoted: only a point it would give away is masked.
+    return { text: guardFrame(parts.join(' '), input, null, null), widget: null };
   }
 
   parts.push(...acknowledgement(input, seed));
@@ -301,14 +475,20 @@ export function composeReply(input: TutorInput, returning = false): ComposedRepl
     return { text: parts.join(' '), widget: null };
   }
 
-  if (input.trigger !== 'session_start' && input.justRecalled.length === 0 && input.probeAttempts >= 1) {
+  const asked = !returning && learnerAsked(input);
+  if (asked) {
+    parts.push(answerQuestion(input, probe, latestLearnerText(input) ?? '', seed));
+  } else if (input.trigger !== 'session_start' && input.justRecalled.length === 0 && input.probeAttempts >= 1) {
     if (input.trigger === 'widget_answer') parts.push(pickBySeed(WIDGET_MISS, `${seed}|miss`));
     else if (input.probeAttempts === 1) parts.push(pickBySeed(NUDGE, `${seed}|nudge`));
   }
 
-  const c = cue(input, probe, seed);
+  const anchor = chooseAnchor(input, probe, asked);
+  const c = cue(input, probe, seed, anchor, asked);
+  // The one key term of the probe the cue itself names is the only one the frame may name.
+  const keep = mentionedTerms(c.text.join(' '), probe.content)[0] ?? null;
   parts.push(...c.text);
-  return { text: parts.join(' '), widget: c.widget };
+  return { text: guardFrame(parts.join(' '), input, probe, keep), widget: c.widget };
 }
 
 /**

@@ -2,7 +2,8 @@
  * One tutor turn, whatever the session type (SPEC §4.1, §4.2): `typing` → safety gate ∥ the
  * type's evaluation hook → the type commits what its evaluation decided → the tutor's reply
  * streamed through the leak guard (one regeneration, else stripped) → a widget from the
- * reply's tool call (or from options written as text) → one transaction: the reply, the
+ * reply's tool call (or from options written as text), checked by the widget guard (no point
+ * still to recall given away: repaired or refused, logged) → one transaction: the reply, the
  * learner message answered, the pending widget or the mode change → `assistant`,
  * `state_update`, `widget`. Recall sessions run on it; learning, thought and survey will.
  *
@@ -20,7 +21,9 @@ import type { Storage, StorageTx } from '../storage/storage';
 import { findPlainChoices } from './sanitize';
 import { isEnded, toolNameForKind } from './session-view';
 import { guardedReply, type DraftReply } from './tutor-draft';
+import { guardWidget } from './widget-guard';
 import { tutorMessage } from './new-messages';
+import type { RetryTarget } from './retry-target';
 
 /** What the runner needs of its room: broadcasting, cancellation, and commit bookkeeping. */
 export interface TurnRoom {
@@ -69,8 +72,27 @@ const safetyRedirect =
 
 type ReplyWidget = { toolCallId: string; widget: WidgetRequest };
 
+/**
+ * A reply being produced, from the learner's message (or a retry) until the model call ends:
+ * what `stop` reaches (SPEC §5). `stop` aborts only the tutor's call; the safety gate and the
+ * evaluation run on, so what the learner recalled still counts.
+ */
+interface ReplyJob {
+  readonly stop: AbortController;
+  stopped: boolean;
+  /** The model call ended: the reply is being committed, too late to stop. */
+  produced: boolean;
+}
+
+/** How a reply is committed beyond its text: stopped by the learner, or replacing an earlier one. */
+interface CommitOptions {
+  stopped?: boolean;
+  replaces?: RetryTarget;
+}
+
 export class TurnRunner<Evaluation> {
   private inFlight: { messageId: string; text: string } | null = null;
+  private job: ReplyJob | null = null;
 
   constructor(
     private readonly deps: TurnRunnerDeps,
@@ -83,8 +105,74 @@ export class TurnRunner<Evaluation> {
     return this.inFlight;
   }
 
+  /** True while a reply is being produced (from the learner's message until the model call ends). */
+  get replying(): boolean {
+    return this.job !== null;
+  }
+
+  /**
+   * Stops the reply being produced (SPEC §5 `stop`): its model call is cancelled and the text
+   * streamed so far is committed as the reply, marked stopped; the turn then ends as usual.
+   * False when no reply is in flight (or it is already stopping).
+   */
+  stop(): boolean {
+    if (!this.job || this.job.stopped || this.job.produced) return false;
+    this.job.stopped = true;
+    this.job.stop.abort();
+    return true;
+  }
+
   /** One learner turn: safety ∥ evaluation → the type's commit → the tutor's reply. False if the tutor failed or was cancelled. */
-  async learnerTurn(snapshot: SessionSnapshot, message: StoredMessage): Promise<boolean> {
+  learnerTurn(snapshot: SessionSnapshot, message: StoredMessage): Promise<boolean> {
+    return this.producing((job) => this.runLearnerTurn(snapshot, message, job));
+  }
+
+  /**
+   * Produces the last reply again (SPEC §5 `retry`): from the conversation as it stood before
+   * it, without evaluating the learner's message a second time (its evaluation is applied and
+   * stays). The safety gate runs again on a chat message, so a redirect is never undone by
+   * asking twice. The new reply supersedes the old (kept in storage) and its tool result, and
+   * takes over from its widget if one was still waiting.
+   */
+  retryTurn(snapshot: SessionSnapshot, target: RetryTarget): Promise<boolean> {
+    return this.producing(async (job) => {
+      const { provider, logger } = this.deps;
+      const { previous, replyTo, pendingAction } = target;
+      const before: SessionSnapshot = {
+        ...snapshot,
+        messages: snapshot.messages.filter((message) => message.seq < previous.seq),
+        // The widget the old reply handed out goes with it: the new reply may hand out its own.
+        pendingAction: pendingAction ? null : snapshot.pendingAction,
+        session: pendingAction ? { ...snapshot.session, status: 'active' } : snapshot.session,
+      };
+      this.room.broadcast({ type: 'typing', payload: {} });
+      if (replyTo?.role === 'learner') {
+        const signal = this.room.freshSignal();
+        const safety = await provider.checkSafety(replyTo.content, signal).catch(() => ({ safe: true }) as const);
+        if (signal.aborted) return false;
+        if (!safety.safe) {
+          logger.warn({ sessionId: this.room.sessionId, messageId: replyTo.id }, 'retried reply to an unsafe message redirected again');
+          await this.commitReply(before, replyTo, safetyRedirect, null, this.deps.ids.next(), null, { replaces: target });
+          return true;
+        }
+      }
+      const trigger: TutorTrigger = replyTo === null ? 'session_start' : replyTo.role === 'tool_result' ? 'widget_answer' : 'learner_message';
+      return this.tutorTurn(trigger, replyTo, this.hooks.noEvaluation, before, job, target);
+    });
+  }
+
+  /** Runs `work` as the reply in flight, the one `stop` reaches. */
+  private async producing(work: (job: ReplyJob) => Promise<boolean>): Promise<boolean> {
+    const job: ReplyJob = { stop: new AbortController(), stopped: false, produced: false };
+    this.job = job;
+    try {
+      return await work(job);
+    } finally {
+      if (this.job === job) this.job = null;
+    }
+  }
+
+  private async runLearnerTurn(snapshot: SessionSnapshot, message: StoredMessage, job: ReplyJob): Promise<boolean> {
     const { provider, logger } = this.deps;
     const signal = this.room.freshSignal();
     this.room.broadcast({ type: 'typing', payload: {} });
@@ -105,19 +193,32 @@ export class TurnRunner<Evaluation> {
     const evaluated = await this.hooks.applyEvaluation(snapshot, evaluation);
     this.room.noteCommit();
     const trigger: TutorTrigger = message.role === 'tool_result' ? 'widget_answer' : 'learner_message';
-    return this.tutorTurn(trigger, message, evaluation, evaluated);
+    return this.tutorTurn(trigger, message, evaluation, evaluated, job);
   }
 
   /** The opening turn of a new session: the tutor speaks first. */
   openingTurn(snapshot: SessionSnapshot): Promise<boolean> {
-    return this.tutorTurn('session_start', null, this.hooks.noEvaluation, snapshot);
+    return this.producing((job) => this.tutorTurn('session_start', null, this.hooks.noEvaluation, snapshot, job));
   }
 
   /** Asks the tutor to speak, streams its reply, sanitizes, commits. Returns false on failure. */
-  private async tutorTurn(trigger: TutorTrigger, replyTo: StoredMessage | null, evaluation: Evaluation, snapshot: SessionSnapshot): Promise<boolean> {
+  private async tutorTurn(
+    trigger: TutorTrigger,
+    replyTo: StoredMessage | null,
+    evaluation: Evaluation,
+    snapshot: SessionSnapshot,
+    job: ReplyJob,
+    replaces?: RetryTarget,
+  ): Promise<boolean> {
     const { ids, logger } = this.deps;
     if (isEnded(snapshot.session.status)) return false;
-    const signal = this.room.freshSignal();
+    const roomSignal = this.room.freshSignal();
+    // Stopped before the tutor was asked (during the evaluation): an empty stopped reply ends the turn.
+    if (job.stopped) {
+      await this.commitReply(snapshot, replyTo, '', null, ids.next(), null, { stopped: true, ...(replaces ? { replaces } : {}) });
+      return true;
+    }
+    const signal = AbortSignal.any([roomSignal, job.stop.signal]);
     const input = this.hooks.tutorInput(snapshot, trigger, replyTo, evaluation);
     const options = {
       pointIds: this.hooks.leakMarkers(snapshot),
@@ -137,6 +238,8 @@ export class TurnRunner<Evaluation> {
       }, logger);
     } catch (error) {
       this.inFlight = null;
+      job.produced = true;
+      if (job.stopped && !roomSignal.aborted) return this.commitStopped(snapshot, replyTo, streaming, replaces);
       if (signal.aborted) return false;
       logger.error({ err: error, sessionId: this.room.sessionId }, 'tutor call failed');
       this.room.broadcast({
@@ -146,6 +249,8 @@ export class TurnRunner<Evaluation> {
       return false;
     }
     this.inFlight = null;
+    job.produced = true;
+    if (job.stopped && !roomSignal.aborted) return this.commitStopped(snapshot, replyTo, streaming, replaces);
     if (signal.aborted) return false;
 
     let text = reply.text.trim();
@@ -159,8 +264,38 @@ export class TurnRunner<Evaluation> {
         widget = { toolCallId: `auto-${ids.next()}`, widget: { kind: 'multiple_choice', props: { prompt: choices.prompt, options: choices.options } } };
       }
     }
-    await this.commitReply(snapshot, replyTo, text, widget, messageId, reply.mode);
+    if (widget) widget = this.guardWidget(input, widget);
+    await this.commitReply(snapshot, replyTo, text, widget, messageId, reply.mode, replaces ? { replaces } : {});
     return true;
+  }
+
+  /**
+   * Commits what was streamed before the learner stopped the reply, marked stopped (SPEC §5);
+   * a widget or mode change the cut-off reply was about to make is dropped with the rest.
+   */
+  private async commitStopped(snapshot: SessionSnapshot, replyTo: StoredMessage | null, streamed: { messageId: string; text: string }, replaces: RetryTarget | undefined): Promise<boolean> {
+    this.deps.logger.info({ sessionId: this.room.sessionId, messageId: streamed.messageId, characters: streamed.text.length }, 'reply stopped by the learner');
+    await this.commitReply(snapshot, replyTo, streamed.text.trimEnd(), null, streamed.messageId, null, { stopped: true, ...(replaces ? { replaces } : {}) });
+    return true;
+  }
+
+  /** No widget gives a point still to recall away (widget-guard.ts): repaired or refused, and logged. */
+  private guardWidget(input: TutorInput, widget: ReplyWidget): ReplyWidget | null {
+    const guarded = guardWidget({
+      widget: widget.widget,
+      unchecked: input.checklist.filter((point) => !point.recalled),
+      recalled: input.checklist.filter((point) => point.recalled),
+      cued: input.probePoint,
+      cueLevel: input.probeAttempts,
+    });
+    if (guarded.outcome === 'kept') return widget;
+    const { sessionId } = this.room;
+    if (guarded.outcome === 'refused') {
+      this.deps.logger.warn({ sessionId, kind: widget.widget.kind, reasons: guarded.reasons }, 'widget refused: it gave away a point still to recall');
+      return null;
+    }
+    this.deps.logger.warn({ sessionId, kind: widget.widget.kind, repairedKind: guarded.widget.kind, reasons: guarded.reasons }, 'widget repaired: it gave away a point still to recall');
+    return { toolCallId: widget.toolCallId, widget: guarded.widget };
   }
 
   /** Persists the reply (and its widget or mode change) and marks the learner message answered, in one transaction; then tells everyone. */
@@ -171,8 +306,10 @@ export class TurnRunner<Evaluation> {
     widget: ReplyWidget | null,
     messageId: string,
     mode: DraftReply['mode'],
+    commit: CommitOptions = {},
   ): Promise<void> {
     const { storage, clock, ids } = this.deps;
+    const { stopped = false, replaces } = commit;
     const sessionId = this.room.sessionId;
     const now = clock.now();
     const widgetId = widget ? ids.next() : null;
@@ -184,8 +321,18 @@ export class TurnRunner<Evaluation> {
         : mode
           ? { id: mode.toolCallId, name: mode.change.mode === 'rabbithole' ? modeToolNames.enter : modeToolNames.exit, input: mode.change.mode === 'rabbithole' ? { topic: mode.change.topic } : {} }
           : null;
-      await tx.messages.append(tutorMessage({ id: messageId, sessionId, content: text, toolCall, createdAt: now }));
-      if (replyTo) await tx.messages.markAnswered(replyTo.id, now);
+      if (replaces) {
+        // The old reply stays stored, marked superseded, with its tool result; its widget, if
+        // still waiting, is cancelled before the new reply may hand out its own.
+        for (const old of [replaces.previous, ...replaces.followers]) await tx.messages.markSuperseded(old.id, messageId);
+        if (replaces.pendingAction) {
+          await tx.pendingActions.resolve(replaces.pendingAction.id, 'cancelled', null, now);
+          if (!widget) session = await tx.sessions.update(sessionId, { status: 'active' }, now);
+        }
+      }
+      await tx.messages.append({ ...tutorMessage({ id: messageId, sessionId, content: text, toolCall, createdAt: now }), ...(stopped ? { stopped } : {}) });
+      // A retried reply answers a message that is already answered.
+      if (replyTo && !replaces) await tx.messages.markAnswered(replyTo.id, now);
       if (mode) {
         // The server tool's result, stored (already answered) so the conversation stays a
         // valid tool_use → tool_result sequence for the next model call.
@@ -218,7 +365,10 @@ export class TurnRunner<Evaluation> {
     });
     this.room.noteCommit();
     if (mode) this.deps.logger.info({ sessionId, mode: mode.change.mode }, 'tutor changed the session mode');
-    this.room.broadcast({ type: 'assistant', payload: { messageId, message: text } });
+    this.room.broadcast({
+      type: 'assistant',
+      payload: { messageId, message: text, ...(stopped ? { stopped: true as const } : {}), ...(replaces ? { replaces: replaces.previous.id } : {}) },
+    });
     const after: SessionSnapshot = { ...snapshot, ...committed };
     if (await this.hooks.afterReply(after)) return;
     const state = this.hooks.state(after);
