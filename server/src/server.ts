@@ -8,6 +8,9 @@ import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyBaseLogger, type FastifyReply } from 'fastify';
 import pino from 'pino';
 import { createTokenService, resolveJwtSecret } from './auth/tokens';
+import { AccountService } from './services/account';
+import { readApkg } from './import/apkg-reader';
+import { SetTransferService } from './services/set-transfer';
 import type { Config } from './config';
 import { repositoryRoot } from './config';
 import { loadCatalog, type Catalog } from './core/assessment';
@@ -21,6 +24,7 @@ import { openReadOnlyDatabase, type Database } from './db/database';
 import { openSqliteStorage } from './db/sqlite-storage';
 import { providerFactories } from './llm/provider-registry';
 import { noRouteMessage, registerRoutes } from './http/routes';
+import { recordRoutes, type RegisteredRoute } from './http/openapi-routes';
 import { createSandbox } from './sandbox';
 import { LearnerService } from './services/learners';
 import { RecallSetService } from './services/recall-sets';
@@ -28,8 +32,11 @@ import { SessionService } from './services/sessions';
 import { AgentLogService } from './services/agent-logs';
 import { skillBlueprintIds, StudyPlanService } from './services/study-plans';
 import { loadBuiltInPlans } from './core/study-plans/built-in-plans';
+import { loadBuiltInSurveys } from './core/survey/built-in-surveys';
+import { SurveyService } from './services/surveys';
 import { SocketServer } from './ws/socket-server';
 import { SchedulerService } from './services/scheduler';
+import { ProgressService } from './services/progress';
 import { createBindingOptimizer } from './scheduler/binding-optimizer';
 import { createWorkerSimulator } from './scheduler/worker-simulator';
 
@@ -52,6 +59,8 @@ export interface RunningServer {
   readonly database: Database;
   provider: TutorProvider;
   logger: Logger;
+  /** Every route the HTTP server registered (method and URL pattern): the OpenAPI test checks each is documented. */
+  routes: readonly RegisteredRoute[];
   close(): Promise<void>;
 }
 
@@ -95,7 +104,8 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
   const storage = openSqliteStorage(config.databaseFile);
   const clock = overrides.clock ?? systemClock;
   const provider = overrides.provider ?? createProvider(config, storage, logger as unknown as Logger);
-  const tokens = createTokenService(resolveJwtSecret(config.jwtSecret, config.dataDir));
+  // Tokens are checked against the learner's token version (revoked by "sign out everywhere").
+  const tokens = createTokenService(resolveJwtSecret(config.jwtSecret, config.dataDir), async (learnerId) => (await storage.read((reader) => reader.learners.get(learnerId)))?.tokenVersion ?? null);
   const catalog = overrides.catalog ?? loadCatalog();
   const sandbox = createSandbox(config.sandbox);
   const limits = new LearnerLimits(
@@ -121,9 +131,13 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
   const studyPlans = new StudyPlanService(storage, catalog);
   await studyPlans.installBuiltIns(loadBuiltInPlans(skillBlueprintIds(catalog)), clock.now());
   const agentLogs = new AgentLogService(storage);
+  // The surveys shipped in server/surveys/ (an invalid file stops the start).
+  const surveys = new SurveyService(storage);
+  await surveys.installBuiltIns(loadBuiltInSurveys(), clock.now());
   // FSRS parameter optimisation, off the request path (a queue and a worker thread).
   const scheduler = new SchedulerService({ storage, optimizer: createBindingOptimizer(), simulator: createWorkerSimulator(), clock, ids: uuidGenerator, logger: logger as unknown as Logger });
   scheduler.start();
+  const progress = new ProgressService({ storage, listItem: (session) => sessions.toListItem(session), maxScoreOf: (blueprintId) => catalog.getAssessment(blueprintId)?.totalItems ?? null });
 
   // Per-request logs only when debugging; errors always reach the log.
   const requestLogLevel = config.logLevel === 'debug' || config.logLevel === 'trace' || config.logLevel === 'silent' ? config.logLevel : 'warn';
@@ -138,7 +152,9 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
       return reply.status(400).send({ error: { code: 'bad_request', message: 'The URL is not valid (check its percent-encoding).' } });
     },
   });
-  registerRoutes(app, { tokens, clock, hub, limits, learners, recallSets, sessions, tutor: provider.name, version, catalog, studyPlans, agentLogs, scheduler });
+  const routes = recordRoutes(app);
+  const transfer = new SetTransferService(storage, recallSets, readApkg);
+  registerRoutes(app, { tokens, account: new AccountService(storage), transfer, clock, hub, limits, learners, recallSets, sessions, tutor: provider.name, version, catalog, studyPlans, agentLogs, scheduler, progress, surveys });
 
   if (config.webDist && existsSync(path.join(config.webDist, 'index.html'))) {
     await app.register(fastifyStatic, { root: path.resolve(config.webDist), wildcard: false });
@@ -179,6 +195,7 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
     },
     provider,
     logger: logger as unknown as Logger,
+    routes,
     async close() {
       sockets.close();
       await scheduler.close();

@@ -19,6 +19,10 @@ export const ErrorCodes = {
   sessionEnded: 'session_ended',
   widgetNotPending: 'widget_not_pending',
   turnInProgress: 'turn_in_progress',
+  /** A `stop` with no reply in flight (SPEC §5). */
+  nothingToStop: 'nothing_to_stop',
+  /** A `retry` of a message that is not the last tutor reply, or in a session whose replies cannot be regenerated. */
+  nothingToRetry: 'nothing_to_retry',
   llmUnavailable: 'llm_unavailable',
   internal: 'internal',
 } as const;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Limits } from './limits';
 import { ProviderName } from './providers';
+import { thoughtTopicMaxLength } from './thought';
 import { HistoryMessage, SessionMode, SessionState, SessionStatus, SessionSummary, SessionType } from './session';
 
 // ---------------------------------------------------------------------------
@@ -174,6 +175,8 @@ export const CreateSessionBody = z.discriminatedUnion('type', [
   z.object({ type: z.literal('recall'), recallSetId: z.string().min(1) }),
   z.object({ type: z.literal('assessment'), blueprintId: z.string().min(1) }),
   z.object({ type: z.literal('learning'), studyPlanId: z.string().min(1) }),
+  z.object({ type: z.literal('thought'), topic: z.string().trim().min(1, 'is empty').max(thoughtTopicMaxLength).optional() }),
+  z.object({ type: z.literal('survey'), surveyId: z.string().min(1) }),
 ]);
 export type CreateSessionBody = z.infer<typeof CreateSessionBody>;
 export const CreateSessionResponse = z.object({ sessionId: z.string() });

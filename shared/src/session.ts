@@ -1,11 +1,13 @@
 import { z } from 'zod';
 import { AssessmentProgress, AssessmentResults } from './assessment';
 import { LearningProgress, LearningSummary } from './learning';
+import { SurveyProgress, SurveySessionSummary } from './survey';
+import { ThoughtProgress, ThoughtSessionSummary } from './thought';
 import { Widget, WidgetAnswer } from './widgets';
 
 /** Session types (SPEC §4). */
-export const SessionTypes = { recall: 'recall', assessment: 'assessment', learning: 'learning' } as const;
-export const SessionType = z.enum(['recall', 'assessment', 'learning']);
+export const SessionTypes = { recall: 'recall', assessment: 'assessment', learning: 'learning', thought: 'thought', survey: 'survey' } as const;
+export const SessionType = z.enum(['recall', 'assessment', 'learning', 'thought', 'survey']);
 export type SessionType = z.infer<typeof SessionType>;
 
 /** Session statuses (SPEC §4): pending → active ⇄ awaiting_client_action → completed | abandoned. */
@@ -46,6 +48,10 @@ const stateBase = {
   assessment: AssessmentProgress.optional(),
   /** Learning sessions: the step (n of N), concepts with a coarse mastery level, whether a question is open. */
   learning: LearningProgress.optional(),
+  /** Thought sessions (SPEC §4.5): the topic; no checklist, no score. */
+  thought: ThoughtProgress.optional(),
+  /** Survey sessions (SPEC §4.5): question n of N, and whether it may be skipped. */
+  survey: SurveyProgress.optional(),
 };
 
 /**
@@ -73,6 +79,8 @@ export const HistoryMessage = z.object({
   widget: Widget.optional(),
   /** Present on a learner message that answered a widget. */
   widgetAnswer: z.object({ widgetId: z.string(), response: WidgetAnswer }).optional(),
+  /** Present on a tutor reply the learner stopped: its text is what was sent before the stop (SPEC §5). */
+  stopped: z.literal(true).optional(),
 });
 export type HistoryMessage = z.infer<typeof HistoryMessage>;
 
@@ -101,5 +109,9 @@ export const SessionSummary = z.object({
   assessment: AssessmentResults.optional(),
   /** Learning sessions: steps covered, mastery per concept, misconceptions met and resolved. */
   learning: LearningSummary.optional(),
+  /** Thought sessions: the summary of the conversation. */
+  thought: ThoughtSessionSummary.optional(),
+  /** Survey sessions: the respondent's own answers. */
+  survey: SurveySessionSummary.optional(),
 });
 export type SessionSummary = z.infer<typeof SessionSummary>;

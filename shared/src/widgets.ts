@@ -6,6 +6,8 @@ export const WidgetKinds = {
   multipleChoice: 'multiple_choice',
   freeText: 'free_text',
   codeEditor: 'code_editor',
+  /** A scale to rate on (surveys, SPEC §4.5): answered with `{"value": n}`. */
+  rating: 'rating',
 } as const;
 export type WidgetKind = (typeof WidgetKinds)[keyof typeof WidgetKinds];
 /** Every widget kind, in the order tools and prompts list them. */
@@ -25,6 +27,7 @@ export const widgetToolNames = {
   multiple_choice: 'present_choices',
   free_text: 'request_free_text',
   code_editor: 'present_code_editor',
+  rating: 'present_rating',
 } as const satisfies Record<WidgetKind, string>;
 
 /** The free-text widget's answer length when the tutor does not set one. */
@@ -77,6 +80,30 @@ export const CodeEditorProps = CodeEditorToolInput.extend({
   prompt: CodeEditorToolInput.shape.prompt.min(1),
 });
 
+/** The widest rating scale: 0–10 (eleven points). */
+export const ratingScaleMax = 10;
+
+/** The `present_rating` tool input: a scale from `min` to `max`, optionally labelled (SPEC §4.5, §5). */
+export const RatingToolInput = z.object({
+  prompt: z.string().describe('The question.'),
+  min: z.number().int().min(0).max(ratingScaleMax - 1).describe('The lowest value of the scale (e.g. 1).'),
+  max: z.number().int().min(1).max(ratingScaleMax).describe('The highest value of the scale (e.g. 5).'),
+  labels: z
+    .record(z.string().regex(/^\d+$/, 'a label is keyed by a value of the scale'), z.string().min(1).max(60))
+    .optional()
+    .describe('Optional words for some values, keyed by the value, e.g. {"1": "Poor", "5": "Excellent"}.'),
+});
+/** Props of a rating widget: `min` < `max`, labels only for values of the scale. */
+export const RatingProps = RatingToolInput.extend({
+  prompt: RatingToolInput.shape.prompt.min(1),
+}).superRefine((props, context) => {
+  if (props.max <= props.min) context.addIssue({ code: 'custom', path: ['max'], message: 'must be greater than min' });
+  for (const key of Object.keys(props.labels ?? {})) {
+    const value = Number(key);
+    if (value < props.min || value > props.max) context.addIssue({ code: 'custom', path: ['labels', key], message: `labels a value outside ${props.min}–${props.max}` });
+  }
+});
+
 /**
  * The widget registry: each kind's tool input (what the tutor sends) and props (what the
  * client receives). Keyed by every kind, so a new kind does not compile until it has both;
@@ -86,6 +113,7 @@ export const widgetSchemas = {
   multiple_choice: { toolInput: MultipleChoiceToolInput, props: MultipleChoiceProps },
   free_text: { toolInput: FreeTextToolInput, props: FreeTextProps },
   code_editor: { toolInput: CodeEditorToolInput, props: CodeEditorProps },
+  rating: { toolInput: RatingToolInput, props: RatingProps },
 } as const satisfies Record<WidgetKind, { toolInput: z.ZodObject; props: z.ZodObject }>;
 
 /** The widget kind a client tool name stands for, or null. */
@@ -98,6 +126,7 @@ export const Widget = z.discriminatedUnion('kind', [
   z.object({ widgetId: z.string().min(1), kind: z.literal('multiple_choice'), props: MultipleChoiceProps }),
   z.object({ widgetId: z.string().min(1), kind: z.literal('free_text'), props: FreeTextProps }),
   z.object({ widgetId: z.string().min(1), kind: z.literal('code_editor'), props: CodeEditorProps }),
+  z.object({ widgetId: z.string().min(1), kind: z.literal('rating'), props: RatingProps }),
 ]);
 export type Widget = z.infer<typeof Widget>;
 
@@ -106,5 +135,7 @@ export const WidgetAnswer = z.union([
   z.object({ selectedIndex: z.number().int().min(0) }).strict(),
   z.object({ text: z.string().max(Limits.freeTextMaxLength) }).strict(),
   z.object({ code: z.string().max(Limits.codeMaxLength), language: CodeLanguage }).strict(),
+  /** A rating: the value picked on the scale (SPEC §5). */
+  z.object({ value: z.number().int() }).strict(),
 ]);
 export type WidgetAnswer = z.infer<typeof WidgetAnswer>;

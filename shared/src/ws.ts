@@ -36,15 +36,36 @@ export const EndSessionMessage = z.object({
   payload: z.object({}),
 });
 
+/**
+ * Stop the reply being produced (SPEC §5): its model call is cancelled, the text sent so far
+ * is stored as the reply with `stopped: true`, and the turn ends as usual. With no reply in
+ * flight the server answers `nothing_to_stop`.
+ */
+export const StopMessage = z.object({
+  type: z.literal('stop'),
+  payload: z.object({}),
+});
+/**
+ * Produce the last tutor reply again (SPEC §5): only the last one, only when no reply is in
+ * flight. The new reply replaces the old in the visible history (`assistant` with
+ * `replaces`); the learner's message is not evaluated a second time.
+ */
+export const RetryMessage = z.object({
+  type: z.literal('retry'),
+  payload: z.object({ messageId: z.string().min(1).max(Limits.clientMessageIdMaxLength) }),
+});
+
 /** Every frame a client may send. */
 export const ClientMessage = z.discriminatedUnion('type', [
   ChatMessage,
   WidgetResponseMessage,
   RabbitholeMessage,
   EndSessionMessage,
+  StopMessage,
+  RetryMessage,
 ]);
 export type ClientMessage = z.infer<typeof ClientMessage>;
-export const clientMessageTypes = ['chat', 'widget_response', 'rabbithole', 'end_session'] as const;
+export const clientMessageTypes = ['chat', 'widget_response', 'rabbithole', 'end_session', 'stop', 'retry'] as const;
 export type ClientMessageType = (typeof clientMessageTypes)[number];
 
 // ---------------------------------------------------------------------------
@@ -56,9 +77,18 @@ export const AssistantDeltaEvent = z.object({
   type: z.literal('assistant_delta'),
   payload: z.object({ messageId: z.string(), delta: z.string() }),
 });
+/**
+ * The whole reply. `stopped`: the learner stopped it and this is the text sent so far;
+ * `replaces`: a retry produced it, and it takes the place of that earlier reply.
+ */
 export const AssistantEvent = z.object({
   type: z.literal('assistant'),
-  payload: z.object({ messageId: z.string(), message: z.string() }),
+  payload: z.object({
+    messageId: z.string(),
+    message: z.string(),
+    stopped: z.literal(true).optional(),
+    replaces: z.string().optional(),
+  }),
 });
 export const StateUpdateEvent = z.object({
   type: z.literal('state_update'),

@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 const core = path.dirname(fileURLToPath(import.meta.url));
 
 /** One folder per session type; `session/` holds what they share and imports none of them. */
-const sessionTypeFolders = ['recall', 'assessment-session', 'learning'];
+const sessionTypeFolders = ['recall', 'assessment-session', 'learning', 'thought', 'survey'];
 const ioPackages = ['ws', 'fastify', 'drizzle-orm', 'better-sqlite3', '@anthropic-ai/sdk', 'openai'];
 const testLibraries = ['vitest', '@playwright/test', 'fast-check'];
 

@@ -10,6 +10,7 @@
  */
 import type { ProviderName, SessionMode, Widget } from '@tutorloop/shared';
 import type { LearningTutor } from './learning/learning-port';
+import type { ThoughtPartner } from './thought/thought-port';
 
 /** A point of the session checklist as the evaluator and tutor see it. */
 export interface ChecklistPoint {
@@ -141,6 +142,8 @@ export interface TutorProvider {
   readonly name: ProviderName;
   /** The learning session's master tutor, welcome and post-completion calls (SPEC §4.4). */
   readonly learning: LearningTutor;
+  /** The thought session's Socratic partner and summariser (SPEC §4.5). */
+  readonly thought: ThoughtPartner;
   /** The batch evaluator: which unchecked points the latest learner message shows (raw; the engine normalises). */
   evaluate(input: EvaluationInput, signal: AbortSignal): Promise<RawEvaluation>;
   /**

@@ -6,14 +6,18 @@ import { assessmentModule, type AssessmentModuleDeps } from './assessment-sessio
 import { learningModule, type LearningModuleDeps } from './learning/learning-module';
 import { recallModule, type RecallModuleDeps } from './recall/recall-module';
 import type { SessionModules } from './session/session-module';
+import { surveyModule, type SurveyModuleDeps } from './survey/survey-module';
+import { thoughtModule, type ThoughtModuleDeps } from './thought/thought-module';
 
 /** Everything the session types' modules need, together. */
-export type SessionModulesDeps = RecallModuleDeps & AssessmentModuleDeps & LearningModuleDeps;
+export type SessionModulesDeps = RecallModuleDeps & AssessmentModuleDeps & LearningModuleDeps & ThoughtModuleDeps & SurveyModuleDeps;
 
 export function createSessionModules(deps: SessionModulesDeps): SessionModules {
   return {
     recall: recallModule(deps),
     assessment: assessmentModule(deps),
     learning: learningModule(deps),
+    thought: thoughtModule(deps),
+    survey: surveyModule(deps),
   };
 }

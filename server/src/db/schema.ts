@@ -17,6 +17,8 @@ export const learners = sqliteTable(
     usernameKey: text('username_key').notNull(),
     passwordHash: text('password_hash').notNull(),
     desiredRetention: real('desired_retention').notNull().default(0.9),
+    /** Moved on by "sign out everywhere" and a new password: tokens of an older version are refused. */
+    tokenVersion: integer('token_version').notNull().default(0),
     createdAt: createdAt(),
   },
   (table) => [uniqueIndex('learners_username_key_unique').on(table.usernameKey)],
@@ -172,6 +174,10 @@ export const messages = sqliteTable(
     clientMessageId: text('client_message_id'),
     /** On a learner message / widget answer: when the tutor's reply to it was committed. */
     answeredAt: integer('answered_at', { mode: 'timestamp_ms' }),
+    /** On a tutor reply the learner stopped (SPEC §5): its content is what was sent before the stop. */
+    stopped: integer('stopped', { mode: 'boolean' }).notNull().default(false),
+    /** The reply that replaced this one on a retry (SPEC §5); null while current. */
+    supersededBy: text('superseded_by'),
     createdAt: createdAt(),
   },
   (table) => [
@@ -384,4 +390,52 @@ export const schedulerRuns = sqliteTable(
     createdAt: createdAt(),
   },
   (table) => [index('scheduler_runs_learner_idx').on(table.learnerId, table.createdAt)],
+);
+
+/**
+ * Surveys (SPEC §4.5, §6): learners' survey definitions and the built-in ones shipped in
+ * server/surveys/ (no owner, `built_in`, always shared). The definition is one JSON value
+ * validated by the shared `SurveyContent` schema on every read and write
+ * (core/storage/surveys.ts); `title` is copied out of it for listing.
+ */
+export const surveys = sqliteTable(
+  'surveys',
+  {
+    id: text('id').primaryKey(),
+    /** The author; null for a built-in survey. */
+    ownerId: text('owner_id').references(() => learners.id, { onDelete: 'cascade' }),
+    builtIn: integer('built_in', { mode: 'boolean' }).notNull().default(false),
+    shared: integer('shared', { mode: 'boolean' }).notNull().default(false),
+    title: text('title').notNull(),
+    surveyJson: text('survey_json', { mode: 'json' }).$type<Record<string, unknown>>().notNull(),
+    createdAt: createdAt(),
+    updatedAt: integer('updated_at', { mode: 'timestamp_ms' }).notNull(),
+  },
+  (table) => [index('surveys_owner_idx').on(table.ownerId), index('surveys_visible_idx').on(table.shared, table.builtIn)],
+);
+
+/**
+ * One question's answer in one survey session (SPEC §4.5 "Responses are stored"): what the
+ * owner's results aggregate. `survey_id` is not a foreign key: a session runs on its own copy
+ * of the survey, so an answer given after the survey was deleted is still stored (the
+ * repository deletes a survey's responses with it). Deleting the session deletes its answers.
+ */
+export const surveyResponses = sqliteTable(
+  'survey_responses',
+  {
+    id: text('id').primaryKey(),
+    surveyId: text('survey_id').notNull(),
+    sessionId: text('session_id')
+      .notNull()
+      .references(() => sessions.id, { onDelete: 'cascade' }),
+    learnerId: text('learner_id')
+      .notNull()
+      .references(() => learners.id, { onDelete: 'cascade' }),
+    questionId: text('question_id').notNull(),
+    /** The widget answer (`{selectedIndex}`, `{value}`, `{text}`); SQL NULL when the question was skipped. */
+    answerJson: text('answer_json', { mode: 'json' }).$type<unknown>(),
+    answerText: text('answer_text'),
+    answeredAt: integer('answered_at', { mode: 'timestamp_ms' }).notNull(),
+  },
+  (table) => [uniqueIndex('survey_responses_session_question_unique').on(table.sessionId, table.questionId), index('survey_responses_survey_idx').on(table.surveyId, table.answeredAt)],
 );

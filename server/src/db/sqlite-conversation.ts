@@ -14,9 +14,13 @@ import { itemColumns, toPendingAction, toStoredItem, toStoredMessage } from './s
 
 export function sqliteMessages(database: Database): MessageRepository {
   const sessionId = sql.placeholder('sessionId');
+  // The current conversation leaves out replies superseded by a retry (SPEC §5).
+  const current = and(eq(messages.sessionId, sessionId), isNull(messages.supersededBy));
   const queries = {
-    all: database.select().from(messages).where(eq(messages.sessionId, sessionId)).orderBy(asc(messages.seq)).prepare(),
-    last: database.select().from(messages).where(eq(messages.sessionId, sessionId)).orderBy(desc(messages.seq)).limit(sql.placeholder('limit')).prepare(),
+    everything: database.select().from(messages).where(eq(messages.sessionId, sessionId)).orderBy(asc(messages.seq)).prepare(),
+    all: database.select().from(messages).where(current).orderBy(asc(messages.seq)).prepare(),
+    last: database.select().from(messages).where(current).orderBy(desc(messages.seq)).limit(sql.placeholder('limit')).prepare(),
+    lastOfEverything: database.select().from(messages).where(eq(messages.sessionId, sessionId)).orderBy(desc(messages.seq)).limit(sql.placeholder('limit')).prepare(),
     byClientId: database
       .select()
       .from(messages)
@@ -33,15 +37,17 @@ export function sqliteMessages(database: Database): MessageRepository {
     nextSeq: database.$client.prepare('SELECT COALESCE(MAX(seq), 0) + 1 AS seq FROM messages WHERE session_id = ?'),
     // The two writes of every turn, prepared once (drizzle's builder costs more than the statement).
     insert: database.$client.prepare(
-      'INSERT INTO messages (id, session_id, seq, role, content, tool_call, tool_call_id, widget_answer, client_message_id, answered_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?)',
+      'INSERT INTO messages (id, session_id, seq, role, content, tool_call, tool_call_id, widget_answer, client_message_id, answered_at, stopped, superseded_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, NULL, ?)',
     ),
     markAnswered: database.$client.prepare('UPDATE messages SET answered_at = ? WHERE id = ?'),
+    markSuperseded: database.$client.prepare('UPDATE messages SET superseded_by = ? WHERE id = ?'),
   };
   return {
     async list(id, options = {}) {
-      if (options.last === undefined) return queries.all.all({ sessionId: id }).map(toStoredMessage);
+      const [every, last] = options.includeSuperseded ? [queries.everything, queries.lastOfEverything] : [queries.all, queries.last];
+      if (options.last === undefined) return every.all({ sessionId: id }).map(toStoredMessage);
       if (options.last <= 0) return [];
-      return queries.last.all({ sessionId: id, limit: options.last }).reverse().map(toStoredMessage);
+      return last.all({ sessionId: id, limit: options.last }).reverse().map(toStoredMessage);
     },
     async count(id) {
       return (queries.count.get(id) as { count: number }).count;
@@ -60,7 +66,8 @@ export function sqliteMessages(database: Database): MessageRepository {
       const toolCall = message.toolCall === null ? null : JSON.stringify(message.toolCall);
       const widgetAnswer = message.widgetAnswer === null ? null : JSON.stringify(message.widgetAnswer);
       const createdAt = message.createdAt.getTime();
-      queries.insert.run(message.id, message.sessionId, seq, message.role, message.content, toolCall, message.toolCallId ?? null, widgetAnswer, message.clientMessageId ?? null, createdAt);
+      const stopped = message.stopped ?? false;
+      queries.insert.run(message.id, message.sessionId, seq, message.role, message.content, toolCall, message.toolCallId ?? null, widgetAnswer, message.clientMessageId ?? null, stopped ? 1 : 0, createdAt);
       // The record as stored, built from what was written (copies: nothing the caller holds is shared).
       return {
         id: message.id,
@@ -74,10 +81,16 @@ export function sqliteMessages(database: Database): MessageRepository {
         clientMessageId: message.clientMessageId ?? null,
         answeredAt: null,
         createdAt: new Date(createdAt),
+        stopped,
+        supersededBy: null,
       };
     },
     async markAnswered(messageId, at) {
       const result = queries.markAnswered.run(at.getTime(), messageId);
+      if (result.changes === 0) throw new StorageError('not_found', `message ${messageId} does not exist`);
+    },
+    async markSuperseded(messageId, byMessageId) {
+      const result = queries.markSuperseded.run(byMessageId, messageId);
       if (result.changes === 0) throw new StorageError('not_found', `message ${messageId} does not exist`);
     },
   };

@@ -17,7 +17,7 @@ import { cards, learners, recallPoints, recallSets, reviewLogs, sessionPoints, s
 import { toStoredCard, toStoredSession, typeStateColumns } from './sqlite-rows';
 
 function toLearner(row: typeof learners.$inferSelect): StoredLearner {
-  return { id: row.id, username: row.username, passwordHash: row.passwordHash, desiredRetention: row.desiredRetention, createdAt: row.createdAt };
+  return { id: row.id, username: row.username, passwordHash: row.passwordHash, desiredRetention: row.desiredRetention, tokenVersion: row.tokenVersion, createdAt: row.createdAt };
 }
 
 export function sqliteLearners(database: Database): LearnerRepository {
@@ -50,9 +50,23 @@ export function sqliteLearners(database: Database): LearnerRepository {
       return { ok: true, value: toLearner(row) };
     },
     async update(learnerId, changes) {
-      const row = database.update(learners).set({ desiredRetention: changes.desiredRetention }).where(eq(learners.id, learnerId)).returning().get();
+      const set = {
+        ...(changes.desiredRetention !== undefined ? { desiredRetention: changes.desiredRetention } : {}),
+        ...(changes.passwordHash !== undefined ? { passwordHash: changes.passwordHash } : {}),
+        ...(changes.tokenVersion !== undefined ? { tokenVersion: changes.tokenVersion } : {}),
+      };
+      const row =
+        Object.keys(set).length === 0
+          ? byId.get({ id: learnerId })
+          : database.update(learners).set(set).where(eq(learners.id, learnerId)).returning().get();
       if (!row) throw new StorageError('not_found', `learner ${learnerId} does not exist`);
       return toLearner(row);
+    },
+    async delete(learnerId) {
+      // Model call records point at sessions without a foreign key: they go first, by hand.
+      database.$client.prepare('DELETE FROM llm_calls WHERE session_id IN (SELECT id FROM sessions WHERE learner_id = ?)').run(learnerId);
+      // Everything else of theirs hangs on the learner through ON DELETE CASCADE (schema.ts).
+      return database.delete(learners).where(eq(learners.id, learnerId)).run().changes > 0;
     },
   };
 }
@@ -111,6 +125,18 @@ export function sqliteRecallSets(database: Database): RecallSetRepository {
   };
 }
 
+function toReviewLog(row: typeof reviewLogs.$inferSelect): ReviewLogRecord {
+  return {
+    id: row.id,
+    cardId: row.cardId,
+    sessionId: row.sessionId,
+    rating: row.rating as ReviewLogRecord['rating'],
+    confidence: row.confidence,
+    previous: { state: row.state as ReviewLogRecord['previous']['state'], due: row.due, stability: row.stability, difficulty: row.difficulty, scheduledDays: row.scheduledDays },
+    reviewedAt: row.reviewedAt,
+  };
+}
+
 export function sqliteCards(database: Database): CardRepository {
   const byPoint = database
     .select()
@@ -136,17 +162,17 @@ export function sqliteCards(database: Database): CardRepository {
     },
     async listReviewLogs(cardId) {
       const rows = database.select().from(reviewLogs).where(eq(reviewLogs.cardId, cardId)).orderBy(asc(reviewLogs.reviewedAt), asc(reviewLogs.id)).all();
-      return rows.map(
-        (row): ReviewLogRecord => ({
-          id: row.id,
-          cardId: row.cardId,
-          sessionId: row.sessionId,
-          rating: row.rating as ReviewLogRecord['rating'],
-          confidence: row.confidence,
-          previous: { state: row.state as ReviewLogRecord['previous']['state'], due: row.due, stability: row.stability, difficulty: row.difficulty, scheduledDays: row.scheduledDays },
-          reviewedAt: row.reviewedAt,
-        }),
-      );
+      return rows.map(toReviewLog);
+    },
+    async listReviewLogsByLearner(learnerId) {
+      const rows = database
+        .select({ log: reviewLogs, pointId: cards.pointId })
+        .from(reviewLogs)
+        .innerJoin(cards, eq(cards.id, reviewLogs.cardId))
+        .where(eq(cards.learnerId, learnerId))
+        .orderBy(asc(reviewLogs.reviewedAt), asc(reviewLogs.id))
+        .all();
+      return rows.map((row) => ({ ...toReviewLog(row.log), pointId: row.pointId }));
     },
     async save(write) {
       const { card } = write;

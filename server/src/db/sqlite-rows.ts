@@ -69,6 +69,8 @@ export function toStoredMessage(row: typeof messages.$inferSelect): StoredMessag
     clientMessageId: row.clientMessageId,
     answeredAt: row.answeredAt,
     createdAt: row.createdAt,
+    stopped: row.stopped,
+    supersededBy: row.supersededBy,
   };
 }
 

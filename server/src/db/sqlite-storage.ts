@@ -27,6 +27,7 @@ import { sqliteAssessments, sqliteLlmCalls, sqliteMessages, sqlitePendingActions
 import { sqliteCards, sqliteChecklists, sqliteLearners, sqliteRecallSets, sqliteSessions } from './sqlite-repositories';
 import { sqliteAgentLogs, sqliteStudyPlans } from './sqlite-study-plans';
 import { sqliteScheduler } from './sqlite-scheduler';
+import { sqliteSurveys } from './sqlite-surveys';
 
 /** The StorageError a better-sqlite3 (or drizzle-wrapped) error stands for; other errors pass unchanged. */
 export function toStorageError(error: unknown): unknown {
@@ -76,6 +77,7 @@ function sqliteRepositories(database: Database): StorageRepositories {
     studyPlans: sqliteStudyPlans(database),
     agentLogs: sqliteAgentLogs(database),
     scheduler: sqliteScheduler(database),
+    surveys: sqliteSurveys(database),
   });
 }
 

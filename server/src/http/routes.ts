@@ -29,13 +29,23 @@ import type { SessionHub } from '../core/session/session-hub';
 import { AppError } from '../services/app-error';
 import type { LearnerService } from '../services/learners';
 import type { RecallSetService } from '../services/recall-sets';
+import type { ProgressService } from '../services/progress';
 import type { SchedulerService } from '../services/scheduler';
+import { registerOpenApiRoutes } from './openapi-routes';
+import { registerProgressRoutes } from './progress-routes';
 import { registerSchedulerRoutes } from './scheduler-routes';
+import { registerAccountRoutes } from './account-routes';
+import { registerSetTransferRoutes } from './set-transfer-routes';
+import type { SetTransferService } from '../services/set-transfer';
+import type { AccountService } from '../services/account';
 import type { SessionService } from '../services/sessions';
 import { registerStudyPlanRoutes, type StudyPlanRouteDeps } from './study-plan-routes';
+import { registerSurveyRoutes, type SurveyRouteDeps } from './survey-routes';
 
 export interface RouteDeps {
   tokens: TokenService;
+  account: AccountService;
+  transfer: SetTransferService;
   clock: Clock;
   hub: SessionHub;
   limits: LearnerLimits;
@@ -47,7 +57,9 @@ export interface RouteDeps {
   catalog: Catalog;
   studyPlans: StudyPlanRouteDeps['studyPlans'];
   agentLogs: StudyPlanRouteDeps['agentLogs'];
+  surveys: SurveyRouteDeps['surveys'];
   scheduler: SchedulerService;
+  progress: ProgressService;
 }
 
 declare module 'fastify' {
@@ -122,6 +134,8 @@ export function registerRoutes(app: FastifyInstance, deps: RouteDeps): void {
     request.learnerId = learnerId;
   };
 
+  registerOpenApiRoutes(app, { version: deps.version });
+
   app.get('/api/health', async (): Promise<HealthResponse> => ({ status: 'ok', tutor: deps.tutor, version: deps.version }));
 
   app.post('/api/auth/register', async (request, reply): Promise<AuthResponse> => {
@@ -162,7 +176,11 @@ export function registerRoutes(app: FastifyInstance, deps: RouteDeps): void {
     });
 
     registerStudyPlanRoutes(api, { studyPlans: deps.studyPlans, agentLogs: deps.agentLogs, clock });
+    registerSurveyRoutes(api, { surveys: deps.surveys, clock });
     registerSchedulerRoutes(api, deps.scheduler);
+    registerAccountRoutes(api, { account: deps.account, tokens, hub, clock });
+    registerSetTransferRoutes(api, { transfer: deps.transfer, clock });
+    registerProgressRoutes(api, deps.progress, clock);
 
     api.get('/api/cards', async (request) => {
       const { recallSetId } = (request.query ?? {}) as { recallSetId?: string };

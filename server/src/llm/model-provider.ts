@@ -22,6 +22,7 @@ import { buildEvaluatorRequest, evaluationToolName } from './evaluator-request';
 import { buildMasterTurnRequest, buildPostCompletionRequest, buildWelcomeRequest, readMasterTurn, replyText } from './learning-request';
 import type { LlmClient, LlmResponse } from './llm-client';
 import { buildSafetyRequest, readSafetyVerdict } from './safety-request';
+import { createModelThoughtPartner } from './thought-request';
 import { buildTutorRequest } from './tutor-request';
 import { modeFromToolCall, widgetFromToolCall } from './tutor-tools';
 
@@ -80,6 +81,7 @@ export function createModelProvider(options: ModelProviderOptions): TutorProvide
   return {
     name: options.name,
     learning: createModelLearningTutor(client, tutorModel),
+    thought: createModelThoughtPartner(client, { tutorModel, summaryModel: evaluatorModel }),
 
     async evaluate(input: EvaluationInput, signal: AbortSignal): Promise<RawEvaluation> {
       // The forced tool lists the ids on offer: with none there is no valid request to make.

@@ -14,9 +14,10 @@ import { defineTool } from './tool-schema';
 /**
  * What the tutor is told about each widget kind: the tool's description, and its line in
  * the system prompt's widget list. Keyed by every kind (shared's registry), so a new kind
- * does not compile until the tutor knows how to use it.
+ * does not compile until the tutor knows how to use it — or is told it is not the tutor's
+ * (`null`: the kind is only ever presented by the server, as `rating` is by surveys, §4.5).
  */
-const widgetGuidance: Record<WidgetKind, { description: string; promptLine: string }> = {
+const widgetGuidance: Record<WidgetKind, { description: string; promptLine: string } | null> = {
   multiple_choice: {
     description:
       'Show the learner a multiple-choice question. Use it after several unsuccessful cues, or to check a fine distinction. Exactly one option is correct; the others are plausible. Their choice comes back as the tool result.',
@@ -30,13 +31,18 @@ const widgetGuidance: Record<WidgetKind, { description: string; promptLine: stri
     description: 'Ask the learner to write or complete code in an editor. Use it only when the material is about code. Their code comes back as the tool result.',
     promptLine: 'a code editor (python or javascript) — only when the material is about code.',
   },
+  // A rating scale asks for an opinion, which a recall tutor never needs: surveys present it (SPEC §4.5).
+  rating: null,
 };
 
-/** The client tools, one per widget kind, their JSON schemas generated from the shared tool inputs. */
-export const tutorTools: readonly LlmTool[] = widgetKinds.map((kind) => defineTool(widgetToolNames[kind], widgetGuidance[kind].description, widgetSchemas[kind].toolInput));
+/** The widget kinds the tutor may hand out. */
+const tutorWidgetKinds = widgetKinds.filter((kind) => widgetGuidance[kind] !== null);
+
+/** The client tools, one per widget kind the tutor may use, their JSON schemas generated from the shared tool inputs. */
+export const tutorTools: readonly LlmTool[] = tutorWidgetKinds.map((kind) => defineTool(widgetToolNames[kind], widgetGuidance[kind]!.description, widgetSchemas[kind].toolInput));
 
 /** The widget list of the tutor's system prompt, one line per kind. */
-export const widgetPromptLines = widgetKinds.map((kind) => `- ${widgetToolNames[kind]}: ${widgetGuidance[kind].promptLine}`).join('\n');
+export const widgetPromptLines = tutorWidgetKinds.map((kind) => `- ${widgetToolNames[kind]}: ${widgetGuidance[kind]!.promptLine}`).join('\n');
 
 /** The `enter_rabbit_hole` tool input. */
 export const EnterRabbitHoleInput = z.object({
@@ -88,7 +94,8 @@ function withDefaults(kind: WidgetKind, input: Record<string, unknown>): Record<
 /** Validates a tool call of the tutor and returns the widget it asks for. */
 export function widgetFromToolCall(name: string, input: Record<string, unknown>): WidgetFromTool {
   const kind = widgetKindForTool(name);
-  if (!kind) return { ok: false, error: `unknown tool ${name}` };
+  // A kind the tutor was not offered is as unknown as any other name.
+  if (!kind || !tutorWidgetKinds.includes(kind)) return { ok: false, error: `unknown tool ${name}` };
   const parsed = widgetSchemas[kind].props.safeParse(withDefaults(kind, input));
   // The props schema belongs to `kind`, so kind and props stay linked.
   return parsed.success ? { ok: true, widget: { kind, props: parsed.data } as WidgetRequest } : { ok: false, error: issues(parsed.error) };

@@ -122,7 +122,7 @@ export class RecallSetService {
 }
 
 /** The one schedule query every count and view uses: the learner's cards for these points, classified at `now`. */
-async function scheduleOf(reader: StorageReader, learnerId: string, points: readonly RecallPointRecord[], now: Date): Promise<Map<string, ScheduledPoint>> {
+export async function scheduleOf(reader: StorageReader, learnerId: string, points: readonly RecallPointRecord[], now: Date): Promise<Map<string, ScheduledPoint>> {
   const settings = await loadSchedulerSettings(reader, learnerId);
   const pointIds = points.map((point) => point.id);
   const cards: Map<string, StoredCard> = await reader.cards.listFor(learnerId, pointIds);

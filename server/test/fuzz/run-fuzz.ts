@@ -557,7 +557,9 @@ export async function runFuzz(options: FuzzRunOptions): Promise<FuzzReport> {
               ? { selectedIndex: Math.floor(roll * widget.props.options.length) }
               : widget.kind === 'free_text'
                 ? { text: `[fz${step.index}] ${['amber dune', 'kelp onyx', 'willow reef'][Math.floor(roll * 3)]}`.slice(0, widget.props.maxLength) }
-                : { code: `# [fz${step.index}]\nprint(1)`, language: widget.props.language };
+                : widget.kind === 'rating'
+                  ? { value: widget.props.min + Math.floor(roll * (widget.props.max - widget.props.min + 1)) }
+                  : { code: `# [fz${step.index}]\nprint(1)`, language: widget.props.language };
           data = Buffer.from(JSON.stringify({ type: 'widget_response', payload: { widgetId: widget.widgetId, response } }));
           expectation = { outcome: 'accepted' };
           session.answeredWidgets.add(widget.widgetId);

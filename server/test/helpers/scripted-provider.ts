@@ -4,6 +4,7 @@
  * (case-insensitive); the tutor streams a scripted reply. Failures and delays are scripted.
  */
 import { createOfflineLearningTutor } from '../../src/core/learning/offline-learning-tutor';
+import { createOfflineThoughtPartner } from '../../src/core/thought/offline-thought-partner';
 import type { EvaluationInput, EvaluationResult, SafetyVerdict, TutorEvent, TutorInput, TutorProvider } from '../../src/core/provider';
 
 export interface ScriptedProvider extends TutorProvider {
@@ -38,6 +39,8 @@ export function createScriptedProvider(): ScriptedProvider {
     name: 'offline',
     // Learning sessions through a scripted provider run the offline learning tutor.
     learning: createOfflineLearningTutor(),
+    // Thought sessions through a scripted provider run the offline thought partner.
+    thought: createOfflineThoughtPartner(),
     evaluations: [],
     replies: [],
     chunkDelayMs: 0,

@@ -37,7 +37,7 @@ export function conversationContract(context: ContractContext): void {
         await tx.messages.append(learnerMessage(a.sessionId, 'a3', null, 5)),
       ]);
       expect(appended.map((message) => [message.id, message.seq])).toEqual([['a1', 1], ['b1', 1], ['a2', 2], ['a3', 3]]);
-      expect(appended[0]).toEqual({ ...learnerMessage(a.sessionId, 'a1', 'client-1'), seq: 1, answeredAt: null });
+      expect(appended[0]).toEqual({ ...learnerMessage(a.sessionId, 'a1', 'client-1'), seq: 1, answeredAt: null, stopped: false, supersededBy: null });
       await storage.read(async (reader) => {
         expect(await reader.messages.list(a.sessionId)).toEqual([appended[0], appended[2], appended[3]]);
         expect(await reader.messages.list(a.sessionId, { last: 2 })).toEqual([appended[2], appended[3]]);
@@ -58,8 +58,8 @@ export function conversationContract(context: ContractContext): void {
         await tx.messages.append(answer);
       });
       expect(await storage.read((reader) => reader.messages.list(sessionId))).toEqual([
-        { ...call, seq: 1, answeredAt: null },
-        { ...answer, seq: 2, answeredAt: null },
+        { ...call, seq: 1, answeredAt: null, stopped: false, supersededBy: null },
+        { ...answer, seq: 2, answeredAt: null, stopped: false, supersededBy: null },
       ]);
     });
 

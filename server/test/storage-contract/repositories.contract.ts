@@ -11,7 +11,7 @@ export function repositoryContract(context: ContractContext): void {
     it('round-trips a learner, found by id and by username in any case', async () => {
       const storage = context.storage();
       const created = await storage.transaction((tx) => tx.learners.create(newLearner('l1', 'Ada')));
-      const expected = { id: 'l1', username: 'Ada', passwordHash: 'hash-l1', desiredRetention: 0.9, createdAt: at(0) };
+      const expected = { id: 'l1', username: 'Ada', passwordHash: 'hash-l1', desiredRetention: 0.9, tokenVersion: 0, createdAt: at(0) };
       expect(created).toEqual({ ok: true, value: expected });
       expect(await storage.read((reader) => reader.learners.get('l1'))).toEqual(expected);
       expect(await storage.read((reader) => reader.learners.findByUsername('aDA'))).toEqual(expected);
@@ -132,6 +132,33 @@ export function repositoryContract(context: ContractContext): void {
           { id: 'log-1', cardId: 'card-1', sessionId: seed.sessionId, rating: 'easy', confidence: 0.95, previous: pick(first), reviewedAt: at(5) },
           { id: 'log-2', cardId: 'card-1', sessionId: seed.sessionId, rating: 'again', confidence: null, previous: pick(reviewed), reviewedAt: at(9) },
         ]);
+      });
+    });
+
+    it('lists one learner’s review logs across their cards, oldest first with ties by id, with each card’s point; never another learner’s', async () => {
+      const storage = context.storage();
+      const ada = await seedRecall(storage, 'a');
+      const bob = await seedRecall(storage, 'b');
+      const first = newCard(at(5));
+      const reviewed = { ...first, due: at(60 * 24), stability: 3.5, difficulty: 5.25, scheduledDays: 1, reps: 1, state: 'review' as const, lastReview: at(5) };
+      await storage.transaction(async (tx) => {
+        const card0 = await tx.cards.save({ learnerId: ada.learnerId, pointId: 'a-p0', card: reviewed, newId: 'card-a0' });
+        const card2 = await tx.cards.save({ learnerId: ada.learnerId, pointId: 'a-p2', card: reviewed, newId: 'card-a2' });
+        const bobs = await tx.cards.save({ learnerId: bob.learnerId, pointId: 'b-p0', card: first, newId: 'card-b0' });
+        await tx.cards.addReviewLog('log-c', { cardId: card2, sessionId: ada.sessionId, rating: 'good', confidence: 0.8, previous: first, reviewedAt: at(7) });
+        await tx.cards.addReviewLog('log-b', { cardId: card0, sessionId: ada.sessionId, rating: 'again', confidence: null, previous: reviewed, reviewedAt: at(7) });
+        await tx.cards.addReviewLog('log-a', { cardId: card0, sessionId: ada.sessionId, rating: 'easy', confidence: 0.95, previous: first, reviewedAt: at(5) });
+        await tx.cards.addReviewLog('log-bob', { cardId: bobs, sessionId: bob.sessionId, rating: 'hard', confidence: 0.5, previous: first, reviewedAt: at(6) });
+      });
+      const pick = ({ state, due, stability, difficulty, scheduledDays }: typeof first) => ({ state, due, stability, difficulty, scheduledDays });
+      await storage.read(async (reader) => {
+        expect(await reader.cards.listReviewLogsByLearner(ada.learnerId)).toEqual([
+          { id: 'log-a', cardId: 'card-a0', pointId: 'a-p0', sessionId: ada.sessionId, rating: 'easy', confidence: 0.95, previous: pick(first), reviewedAt: at(5) },
+          { id: 'log-b', cardId: 'card-a0', pointId: 'a-p0', sessionId: ada.sessionId, rating: 'again', confidence: null, previous: pick(reviewed), reviewedAt: at(7) },
+          { id: 'log-c', cardId: 'card-a2', pointId: 'a-p2', sessionId: ada.sessionId, rating: 'good', confidence: 0.8, previous: pick(first), reviewedAt: at(7) },
+        ]);
+        expect((await reader.cards.listReviewLogsByLearner(bob.learnerId)).map((log) => log.id)).toEqual(['log-bob']);
+        expect(await reader.cards.listReviewLogsByLearner('nobody')).toEqual([]);
       });
     });
   });

@@ -7,10 +7,13 @@
  * Test support: it registers vitest tests, so only *.test.ts files may import it.
  */
 import { afterEach, beforeEach, describe } from 'vitest';
+import { accountContract } from './account.contract';
 import { conversationContract } from './conversation.contract';
 import { repositoryContract } from './repositories.contract';
+import { schedulerContract } from './scheduler.contract';
 import { snapshotContract } from './snapshot.contract';
 import { studyPlanContract } from './study-plans.contract';
+import { surveyContract } from './surveys.contract';
 import { transactionContract } from './transactions.contract';
 import type { Storage } from '../../src/core/storage/storage';
 
@@ -41,8 +44,11 @@ export function describeStorageContract(name: string, makeStorage: StorageFactor
     };
     repositoryContract(context);
     conversationContract(context);
+    accountContract(context);
     transactionContract(context);
     snapshotContract(context);
     studyPlanContract(context);
+    surveyContract(context);
+    schedulerContract(context);
   });
 }

@@ -81,6 +81,14 @@ export class AssessmentRoom extends RoomBase {
           if (!snapshot || isEnded(snapshot.session.status)) return this.fail(reply, 'session_ended', 'This assessment has already ended.');
           await this.complete('ended_by_learner');
         });
+      // No model writes an assessment's messages (the framing is the server's own text, sent
+      // whole), so there is never a reply in flight to stop or one to produce again (SPEC §5).
+      case 'stop':
+        this.fail(reply, 'nothing_to_stop', 'There is no reply being written to stop.');
+        return Promise.resolve();
+      case 'retry':
+        this.fail(reply, 'nothing_to_retry', 'An assessment’s items are fixed; there is no reply to produce again.');
+        return Promise.resolve();
       default: {
         const unreachable: never = message;
         throw new Error(`unhandled message ${JSON.stringify(unreachable)}`);

@@ -119,6 +119,15 @@ export class LearningRoom extends RoomBase {
       case 'end_session':
         this.cancelInFlight();
         return this.enqueue(() => this.endSession(reply));
+      // A study-plan reply comes out of one structured call and is sent only once it is
+      // committed with what it decided (mastery, question, step), so no part of it is ever in
+      // flight to stop, and producing it again would decide the turn twice (SPEC §5, §4.4).
+      case 'stop':
+        this.fail(reply, 'nothing_to_stop', 'Study-plan replies are written in one piece and cannot be stopped part-way; this one will arrive in a moment.');
+        return Promise.resolve();
+      case 'retry':
+        this.fail(reply, 'nothing_to_retry', 'Study-plan replies move the plan forward, so they cannot be produced again; ask the tutor to rephrase instead.');
+        return Promise.resolve();
       default: {
         const unreachable: never = message;
         throw new Error(`unhandled message ${JSON.stringify(unreachable)}`);

@@ -16,6 +16,7 @@ import type { EvaluationResult, TutorProvider } from '../provider';
 import { storeChat, storeWidgetAnswer } from '../session/inbox';
 import { RoomBase, type RoomBaseDeps, type SessionListener } from '../session/room-base';
 import { buildHistory, isEnded, widgetForAction } from '../session/session-view';
+import { findRetryTarget } from '../session/retry-target';
 import { TurnRunner, type TurnRoom } from '../session/turn-runner';
 import { defaultDesiredRetention } from '../storage/learners';
 import type { SessionSnapshot } from '../storage/session-snapshot';
@@ -91,6 +92,16 @@ export class RecallRoom extends RoomBase {
         // Ending must not wait behind a slow model call: cancel what is in flight first.
         this.cancelInFlight();
         return this.enqueue(() => this.endSession(reply));
+      case 'stop':
+        // Not queued: it must reach the reply being produced now, not wait behind it (SPEC §5).
+        if (!this.runner.stop()) this.fail(reply, 'nothing_to_stop', 'No reply is being written right now.');
+        return Promise.resolve();
+      case 'retry':
+        if (this.runner.replying) {
+          this.fail(reply, 'turn_in_progress', 'A reply is being written; wait for it (or stop it) before asking for another.');
+          return Promise.resolve();
+        }
+        return this.enqueue(() => this.handleRetry(message.payload.messageId, reply));
       default: {
         const unreachable: never = message;
         throw new Error(`unhandled message ${JSON.stringify(unreachable)}`);
@@ -207,6 +218,17 @@ export class RecallRoom extends RoomBase {
     if (outcome === 'ended') return this.fail(reply, 'session_ended', 'This session has ended.');
     this.noteCommit();
     this.broadcast({ type: 'state_update', payload: { state: recallState(outcome) } });
+  }
+
+  /** Produces the last tutor reply again (SPEC §5 `retry`); the learner's message is not evaluated again. */
+  private async handleRetry(messageId: string, reply: SessionListener): Promise<void> {
+    const snapshot = await this.deps.storage.loadSessionSnapshot(this.sessionId);
+    if (!snapshot) return;
+    if (isEnded(snapshot.session.status)) return this.fail(reply, 'session_ended', 'This session has ended.');
+    if (snapshot.oldestUnanswered) return this.fail(reply, 'turn_in_progress', 'Your last message is still waiting for its reply.');
+    const target = findRetryTarget(snapshot.messages, snapshot.pendingAction, messageId);
+    if (!target.ok) return this.fail(reply, 'nothing_to_retry', target.error);
+    await this.runner.retryTurn(snapshot, target.value);
   }
 
   private async endSession(reply: SessionListener): Promise<void> {

@@ -23,6 +23,11 @@ export class SessionHub {
     return room;
   }
 
+  /** The room of a session if one is open now (nothing is opened). */
+  openRoomOf(sessionId: string): RoomBase | null {
+    return this.rooms.get(sessionId) ?? null;
+  }
+
   /** Drops the room if nothing is running and nobody listens. */
   release(sessionId: string): void {
     const room = this.rooms.get(sessionId);

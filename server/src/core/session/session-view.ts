@@ -86,7 +86,7 @@ export function buildHistory(messages: StoredMessage[], actions: PendingActionRe
         return { ...base, role: 'learner', ...(message.clientMessageId ? { clientMessageId: message.clientMessageId } : {}) };
       case 'tutor': {
         const action = message.toolCall ? actionsByToolCall.get(message.toolCall.id) : undefined;
-        return { ...base, role: 'tutor', ...(action ? { widget: widgetForAction(action) } : {}) };
+        return { ...base, role: 'tutor', ...(action ? { widget: widgetForAction(action) } : {}), ...(message.stopped ? { stopped: true as const } : {}) };
       }
       case 'tool_result':
         return { ...base, role: 'learner', ...(message.widgetAnswer ? { widgetAnswer: message.widgetAnswer } : {}) };
@@ -98,16 +98,20 @@ export function buildHistory(messages: StoredMessage[], actions: PendingActionRe
   });
 }
 
+/** Appended to a stopped reply in the conversation the models read. */
+export const stoppedReplyNote = '[the learner stopped this reply here]';
+
 /** The stored conversation as the models see it, tool calls and results included. */
 export function toConversation(messages: StoredMessage[]): ConversationMessage[] {
   return messages.map((message): ConversationMessage => {
     switch (message.role) {
       case 'learner':
         return { role: 'learner', content: message.content };
-      case 'tutor':
-        return message.toolCall
-          ? { role: 'tutor', content: message.content, toolCall: message.toolCall }
-          : { role: 'tutor', content: message.content };
+      case 'tutor': {
+        // A reply the learner cut off says so, so the model does not take it as finished (SPEC §5).
+        const content = message.stopped ? `${message.content}${message.content ? ' ' : ''}${stoppedReplyNote}` : message.content;
+        return message.toolCall ? { role: 'tutor', content, toolCall: message.toolCall } : { role: 'tutor', content };
+      }
       case 'tool_result':
         return { role: 'tool_result', toolCallId: message.toolCallId ?? '', content: message.content };
       default: {

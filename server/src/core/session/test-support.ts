@@ -44,10 +44,19 @@ const unusedLearningTutor: TutorProvider['learning'] = {
   postCompletion: () => Promise.reject(new Error('the recording provider has no learning tutor')),
 };
 
+/** Likewise the thought partner: thought-room tests give the provider one of their own. */
+const unusedThoughtPartner: TutorProvider['thought'] = {
+  reply: () => {
+    throw new Error('the recording provider has no thought partner');
+  },
+  summarize: () => Promise.reject(new Error('the recording provider has no thought partner')),
+};
+
 export function recordingProvider(): RecordingProvider {
   const provider: RecordingProvider = {
     name: 'offline',
     learning: unusedLearningTutor,
+    thought: unusedThoughtPartner,
     evaluations: [],
     replies: [],
     safetyChecks: [],

@@ -26,3 +26,18 @@ describe('checkWidgetAnswer (SPEC §4.2)', () => {
     expect(checkWidgetAnswer(code, { text: 'print(1)' }).ok).toBe(false);
   });
 });
+
+describe('checkWidgetAnswer: rating (SPEC §4.5, §5)', () => {
+  const rating: Widget = { widgetId: 'w4', kind: 'rating', props: { prompt: 'How clear was it?', min: 1, max: 5, labels: { '1': 'Not at all', '5': 'Very' } } };
+
+  it('accepts a value on the scale and renders it with its label, if it has one', () => {
+    expect(checkWidgetAnswer(rating, { value: 5 })).toEqual({ ok: true, value: '5 of 5 (Very)' });
+    expect(checkWidgetAnswer(rating, { value: 3 })).toEqual({ ok: true, value: '3 of 5' });
+  });
+
+  it('refuses a value off the scale and an answer of another shape', () => {
+    expect(checkWidgetAnswer(rating, { value: 0 })).toEqual({ ok: false, error: 'value must be a whole number from 1 to 5.' });
+    expect(checkWidgetAnswer(rating, { value: 6 })).toEqual({ ok: false, error: 'value must be a whole number from 1 to 5.' });
+    expect(checkWidgetAnswer(rating, { selectedIndex: 2 })).toEqual({ ok: false, error: 'This widget expects {"value": n}.' });
+  });
+});

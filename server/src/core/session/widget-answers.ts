@@ -1,7 +1,7 @@
 /**
  * Checks a learner's answer against the widget it answers (SPEC §4.2: index in range, text
  * within its limit, language as asked) and renders it as the text stored as the tool result.
- * Shared by recall and assessment sessions.
+ * Shared by every session type.
  */
 import type { Widget, WidgetAnswer } from '@tutorloop/shared';
 import type { StoredMessage } from '../storage/messages';
@@ -35,6 +35,13 @@ export function checkWidgetAnswer(widget: Widget, response: WidgetAnswer): Check
         return { ok: false, error: `This widget asks for ${widget.props.language} code.` };
       }
       return { ok: true, value: response.code };
+    }
+    case 'rating': {
+      const { min, max, labels } = widget.props;
+      if (!('value' in response)) return { ok: false, error: 'This widget expects {"value": n}.' };
+      if (response.value < min || response.value > max) return { ok: false, error: `value must be a whole number from ${min} to ${max}.` };
+      const label = labels?.[String(response.value)];
+      return { ok: true, value: `${response.value} of ${max}${label ? ` (${label})` : ''}` };
     }
     default: {
       const unreachable: never = widget;

@@ -31,6 +31,11 @@ export interface ReviewLogRecord {
   reviewedAt: Date;
 }
 
+/** A review log row of one learner, with the point its card schedules. */
+export interface LearnerReviewLog extends ReviewLogRecord {
+  pointId: string;
+}
+
 /** What `save` writes: the card of `learnerId` for `pointId`; `newId` names it if it is new. */
 export interface CardWrite {
   learnerId: string;
@@ -47,6 +52,8 @@ export interface CardReader {
   listFor(learnerId: string, pointIds: readonly string[]): Promise<Map<string, StoredCard>>;
   /** A card's reviews, oldest first. */
   listReviewLogs(cardId: string): Promise<ReviewLogRecord[]>;
+  /** Every review of the learner's cards, oldest first (ties by id): what progress figures are computed from. */
+  listReviewLogsByLearner(learnerId: string): Promise<LearnerReviewLog[]>;
 }
 
 /** Reads and writes cards (inside a transaction, with the checklist change they follow). */

@@ -26,6 +26,7 @@ export {
 } from './session-type-state';
 export type { NewSession, SessionCommon, SessionReader, SessionRepository, SessionUpdate, StoredSession } from './sessions';
 export type { CardHistory, RunMetrics, SchedulerReader, SchedulerRepository, StoredSchedulerRun } from './scheduler-runs';
+export type { BuiltInSurvey, NewSurvey, NewSurveyResponse, StoredSurvey, StoredSurveyResponse, SurveyReader, SurveyRepository, SurveyUpdate } from './surveys';
 export type { BuiltInStudyPlan, NewStudyPlan, StoredStudyPlan, StudyPlanReader, StudyPlanRepository, StudyPlanUpdate } from './study-plans';
 export { isStorageError, StorageError, StorageErrorCodes, type StorageErrorCode } from './storage-error';
 export { runTransaction, StorageUnit, type TransactionHooks } from './storage-unit';

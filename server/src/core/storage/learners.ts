@@ -10,11 +10,23 @@ export interface StoredLearner {
   passwordHash: string;
   /** FSRS target retention, 0–1. */
   desiredRetention: number;
+  /**
+   * Tokens carry the version they were issued under; moving it on ("sign out everywhere", a
+   * new password) refuses every token issued before. Starts at 0.
+   */
+  tokenVersion: number;
   createdAt: Date;
 }
 
-/** A learner to create; the retention defaults to `defaultDesiredRetention`. */
-export type NewLearner = Omit<StoredLearner, 'desiredRetention'> & { desiredRetention?: number };
+/** A learner to create; the retention defaults to `defaultDesiredRetention`, the token version to 0. */
+export type NewLearner = Omit<StoredLearner, 'desiredRetention' | 'tokenVersion'> & { desiredRetention?: number };
+
+/** What `update` may change. */
+export interface LearnerChanges {
+  desiredRetention?: number;
+  passwordHash?: string;
+  tokenVersion?: number;
+}
 
 /** Creating a learner whose username is taken (in any case) is an expected outcome, not an error. */
 export type CreateLearnerResult = { ok: true; value: StoredLearner } | { ok: false; error: 'username_taken' };
@@ -30,6 +42,12 @@ export interface LearnerReader {
 export interface LearnerRepository extends LearnerReader {
   /** Adds a learner unless the username is taken in any case. */
   create(learner: NewLearner): Promise<CreateLearnerResult>;
-  /** Changes the learner's settings; throws `not_found` for an unknown id. */
-  update(learnerId: string, changes: { desiredRetention: number }): Promise<StoredLearner>;
+  /** Changes the learner's settings, password hash or token version; throws `not_found` for an unknown id. */
+  update(learnerId: string, changes: LearnerChanges): Promise<StoredLearner>;
+  /**
+   * Deletes the learner and everything of theirs: recall sets with their points, cards and
+   * review logs, sessions with everything of them, model call records of those sessions,
+   * study plans, agent logs, scheduler runs. Returns false when there was no such learner.
+   */
+  delete(learnerId: string): Promise<boolean>;
 }

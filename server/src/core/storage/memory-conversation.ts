@@ -2,6 +2,7 @@
  * The in-memory repositories of messages, pending actions, assessments and model call
  * records (see memory-repositories.ts for the rules they follow).
  */
+import { deleteSurveyResponsesOf } from './memory-surveys';
 import type { AssessmentRepository } from './assessments';
 import { overallDomain } from './assessments';
 import type { LlmCallRepository } from './llm-calls';
@@ -14,7 +15,8 @@ export function messageRepository(state: MemoryState): MessageRepository {
   const ofSession = (sessionId: string) => sortBy(state.where('messages', (message) => message.sessionId === sessionId), (message) => message.seq);
   return {
     async list(sessionId, options = {}) {
-      const messages = ofSession(sessionId);
+      const all = ofSession(sessionId);
+      const messages = options.includeSuperseded ? all : all.filter((message) => message.supersededBy === null);
       if (options.last === undefined) return copy(messages);
       return copy(options.last <= 0 ? [] : messages.slice(-options.last));
     },
@@ -35,7 +37,7 @@ export function messageRepository(state: MemoryState): MessageRepository {
       if (message.clientMessageId !== null && existing.some((other) => other.clientMessageId === message.clientMessageId)) {
         throw conflict(`a message with clientMessageId ${message.clientMessageId} in session ${message.sessionId}`);
       }
-      const row: StoredMessage = { ...copy(message), seq: (existing.at(-1)?.seq ?? 0) + 1, answeredAt: null };
+      const row: StoredMessage = { ...copy(message), seq: (existing.at(-1)?.seq ?? 0) + 1, answeredAt: null, stopped: message.stopped ?? false, supersededBy: null };
       state.put('messages', row.id, row);
       return copy(row);
     },
@@ -43,6 +45,11 @@ export function messageRepository(state: MemoryState): MessageRepository {
       const row = state.rows('messages').get(messageId);
       if (!row) throw notFound(`message ${messageId}`);
       state.put('messages', messageId, { ...row, answeredAt: new Date(at) });
+    },
+    async markSuperseded(messageId, byMessageId) {
+      const row = state.rows('messages').get(messageId);
+      if (!row) throw notFound(`message ${messageId}`);
+      state.put('messages', messageId, { ...row, supersededBy: byMessageId });
     },
   };
 }
@@ -138,5 +145,6 @@ export function deleteSessionCascade(state: MemoryState, sessionId: string): voi
   state.remove('items', state.where('items', ofSession).map((row) => row.id));
   state.remove('abilities', state.where('abilities', ofSession).map((row) => key(row.sessionId, row.domain)));
   state.remove('agentLogs', state.where('agentLogs', ofSession).map((row) => row.id));
+  deleteSurveyResponsesOf(state, new Set([sessionId]));
   state.remove('sessions', [sessionId]);
 }

@@ -38,7 +38,38 @@ export function deletePointsCascade(state: MemoryState, pointIds: ReadonlySet<st
   state.remove('recallPoints', pointIds);
 }
 
-export function learnerRepository(state: MemoryState): LearnerRepository {
+/**
+ * Deletes a learner and everything of theirs (what the schema's cascades do in SQL, plus the
+ * model call records of their sessions, which have no foreign key).
+ */
+function deleteLearnerCascade(state: MemoryState, learnerId: string, deleteSession: (sessionId: string) => void): void {
+  const sessionIds = new Set(state.where('sessions', (session) => session.learnerId === learnerId).map((session) => session.id));
+  state.remove('llmCalls', state.where('llmCalls', (call) => call.sessionId !== null && sessionIds.has(call.sessionId)).map((call) => call.id));
+  for (const sessionId of sessionIds) deleteSession(sessionId);
+  const setIds = new Set(state.where('recallSets', (set) => set.learnerId === learnerId).map((set) => set.id));
+  deletePointsCascade(state, new Set(state.where('recallPoints', (point) => setIds.has(point.recallSetId)).map((point) => point.id)));
+  for (const session of state.where('sessions', (candidate) => candidate.recallSetId !== null && setIds.has(candidate.recallSetId))) {
+    state.put('sessions', session.id, { ...session, recallSetId: null });
+  }
+  state.remove('recallSets', setIds);
+  // Their cards for points of sets they do not own.
+  const cardIds = new Set(state.where('cards', (card) => card.learnerId === learnerId).map((card) => card.id));
+  state.remove('reviewLogs', state.where('reviewLogs', (log) => cardIds.has(log.cardId)).map((log) => log.id));
+  state.remove('cards', cardIds);
+  state.remove('abilities', state.where('abilities', (row) => row.learnerId === learnerId).map((row) => key(row.sessionId, row.domain)));
+  state.remove('studyPlans', state.where('studyPlans', (plan) => plan.ownerId === learnerId).map((plan) => plan.id));
+  // Their surveys with every response to them (as the SQL foreign keys cascade).
+  const surveyIds = new Set(state.where('surveys', (survey) => survey.ownerId === learnerId).map((survey) => survey.id));
+  state.remove('surveyResponses', state.where('surveyResponses', (row) => surveyIds.has(row.surveyId) || row.learnerId === learnerId).map((row) => key(row.sessionId, row.questionId)));
+  state.remove('surveys', surveyIds);
+  state.remove('agentLogs', state.where('agentLogs', (log) => log.learnerId === learnerId).map((log) => log.id));
+  state.remove('schedulerRuns', state.where('schedulerRuns', (run) => run.learnerId === learnerId).map((run) => run.id));
+  state.remove('surveyResponses', state.where('surveyResponses', (row) => row.learnerId === learnerId).map((row) => key(row.sessionId, row.questionId)));
+  state.remove('surveys', state.where('surveys', (survey) => survey.ownerId === learnerId).map((survey) => survey.id));
+  state.remove('learners', [learnerId]);
+}
+
+export function learnerRepository(state: MemoryState, deleteSession: (sessionId: string) => void = () => {}): LearnerRepository {
   const findByUsername = (username: string): StoredLearner | undefined => {
     const wanted = username.toLowerCase();
     return state.where('learners', (learner) => learner.username.toLowerCase() === wanted)[0];
@@ -53,16 +84,26 @@ export function learnerRepository(state: MemoryState): LearnerRepository {
     async create(learner) {
       if (state.rows('learners').has(learner.id)) throw conflict(`learner ${learner.id}`);
       if (findByUsername(learner.username)) return { ok: false, error: 'username_taken' };
-      const row: StoredLearner = { ...copy(learner), desiredRetention: learner.desiredRetention ?? defaultDesiredRetention };
+      const row: StoredLearner = { ...copy(learner), desiredRetention: learner.desiredRetention ?? defaultDesiredRetention, tokenVersion: 0 };
       state.put('learners', row.id, row);
       return { ok: true, value: copy(row) };
     },
     async update(learnerId, changes) {
       const row = state.rows('learners').get(learnerId);
       if (!row) throw notFound(`learner ${learnerId}`);
-      const next = { ...row, desiredRetention: changes.desiredRetention };
+      const next: StoredLearner = {
+        ...row,
+        ...(changes.desiredRetention !== undefined ? { desiredRetention: changes.desiredRetention } : {}),
+        ...(changes.passwordHash !== undefined ? { passwordHash: changes.passwordHash } : {}),
+        ...(changes.tokenVersion !== undefined ? { tokenVersion: changes.tokenVersion } : {}),
+      };
       state.put('learners', learnerId, next);
       return copy(next);
+    },
+    async delete(learnerId) {
+      if (!state.rows('learners').has(learnerId)) return false;
+      deleteLearnerCascade(state, learnerId, deleteSession);
+      return true;
     },
   };
 }
@@ -146,6 +187,11 @@ export function cardRepository(state: MemoryState): CardRepository {
     },
     async listReviewLogs(cardId) {
       return copy(sortBy(state.where('reviewLogs', (log) => log.cardId === cardId), (log) => log.reviewedAt, (log) => log.id));
+    },
+    async listReviewLogsByLearner(learnerId) {
+      const pointOf = new Map(state.where('cards', (card) => card.learnerId === learnerId).map((card) => [card.id, card.pointId]));
+      const logs = state.where('reviewLogs', (log) => pointOf.has(log.cardId)).map((log) => ({ ...log, pointId: pointOf.get(log.cardId)! }));
+      return copy(sortBy(logs, (log) => log.reviewedAt, (log) => log.id));
     },
     async save(write) {
       requireRow(state, 'learners', write.learnerId, 'learner');

@@ -17,6 +17,7 @@ import type { RecallPointRecord, RecallSetRecord } from './recall-sets';
 import type { StoredSession } from './sessions';
 import type { StoredStudyPlan } from './study-plans';
 import type { StoredSchedulerRun } from './scheduler-runs';
+import type { StoredSurvey, StoredSurveyResponse } from './surveys';
 
 export interface CardRow extends StoredCard {
   learnerId: string;
@@ -66,6 +67,9 @@ export interface MemoryTables {
   studyPlans: Map<string, StoredStudyPlan>;
   agentLogs: Map<string, StoredAgentLog>;
   schedulerRuns: Map<string, StoredSchedulerRun>;
+  surveys: Map<string, StoredSurvey>;
+  /** Keyed by session and question (one answer per question per session). */
+  surveyResponses: Map<string, StoredSurveyResponse>;
 }
 
 export type TableName = keyof MemoryTables;
@@ -89,6 +93,8 @@ export function emptyTables(): MemoryTables {
     studyPlans: new Map(),
     agentLogs: new Map(),
     schedulerRuns: new Map(),
+    surveys: new Map(),
+    surveyResponses: new Map(),
   };
 }
 

@@ -12,6 +12,7 @@ import { AsyncMutex } from './async-mutex';
 import { assessmentRepository, deleteSessionCascade, llmCallRepository, messageRepository, pendingActionRepository } from './memory-conversation';
 import { agentLogRepository, studyPlanRepository } from './memory-study-plans';
 import { schedulerRepository } from './memory-scheduler';
+import { surveyRepository } from './memory-surveys';
 import { cardRepository, checklistRepository, learnerRepository, recallSetRepository, sessionRepository } from './memory-repositories';
 import { emptyTables, MemoryState, type MemoryTables } from './memory-state';
 import type { SessionSnapshot, SnapshotOptions } from './session-snapshot';
@@ -21,7 +22,7 @@ import { runTransaction, StorageUnit } from './storage-unit';
 
 function repositoriesOver(state: MemoryState): StorageRepositories {
   return {
-    learners: learnerRepository(state),
+    learners: learnerRepository(state, (sessionId) => deleteSessionCascade(state, sessionId)),
     recallSets: recallSetRepository(state),
     cards: cardRepository(state),
     sessions: sessionRepository(state, (sessionId) => deleteSessionCascade(state, sessionId)),
@@ -33,6 +34,7 @@ function repositoriesOver(state: MemoryState): StorageRepositories {
     studyPlans: studyPlanRepository(state),
     agentLogs: agentLogRepository(state),
     scheduler: schedulerRepository(state),
+    surveys: surveyRepository(state),
   };
 }
 

@@ -8,7 +8,7 @@
  * parse: add fields with `.default(…)`, never rename or narrow one in place.
  */
 import { z } from 'zod';
-import { SessionMode, StudyPlanContent, type SessionType } from '@tutorloop/shared';
+import { SessionMode, StudyPlanContent, SurveyContent, WidgetAnswer, type SessionType } from '@tutorloop/shared';
 import type { AssessmentConfig } from '../assessment-session/assessment-config';
 import { StorageError } from './storage-error';
 
@@ -103,8 +103,52 @@ export const LearningSessionState = z.object({
 });
 export type LearningSessionState = z.infer<typeof LearningSessionState>;
 
+/**
+ * Thought sessions (SPEC §4.5): the topic, and the stored, model-written summary of the
+ * conversation older than the sliding window — every message up to `summarizedThrough` (a
+ * message `seq`) is in it — so the partner's context stays bounded however long the
+ * conversation runs. The closing summary is written when the learner ends the session.
+ * (SPEC §3 "thought summaries": they live here, beside the session, because only this
+ * session ever reads them and they change in the same transactions as its turns.)
+ */
+export const ThoughtSessionState = z.object({
+  type: z.literal('thought'),
+  topic: z.string().nullable().default(null),
+  /** The rolling summary of the messages up to `summarizedThrough`; empty before the first refresh. */
+  summary: z.string().default(''),
+  summarizedThrough: z.number().int().min(0).default(0),
+  /** How many times the rolling summary was refreshed. */
+  refreshes: z.number().int().min(0).default(0),
+  /** The summary of the whole conversation, written at the end. */
+  finalSummary: z.string().nullable().default(null),
+});
+export type ThoughtSessionState = z.infer<typeof ThoughtSessionState>;
+
+/** One answered (or skipped: `answer` null) question of a survey session. */
+export const SurveyAnswerRecord = z.object({
+  questionId: z.string(),
+  answer: WidgetAnswer.nullable(),
+  /** The answer as text (an option, "4 of 5", the free text); null when skipped. */
+  text: z.string().nullable(),
+});
+export type SurveyAnswerRecord = z.infer<typeof SurveyAnswerRecord>;
+
+/**
+ * Survey sessions (SPEC §4.5): the survey (copied at creation, so editing or deleting it never
+ * changes a running session), the question on screen (null once the survey reached its end)
+ * and the answers so far, in the order given.
+ */
+export const SurveySessionState = z.object({
+  type: z.literal('survey'),
+  surveyId: z.string().min(1),
+  survey: SurveyContent,
+  current: z.string().nullable(),
+  answers: z.array(SurveyAnswerRecord).default([]),
+});
+export type SurveySessionState = z.infer<typeof SurveySessionState>;
+
 /** Every session type's state, keyed on `type`. */
-export const SessionTypeState = z.discriminatedUnion('type', [RecallSessionState, AssessmentSessionState, LearningSessionState]);
+export const SessionTypeState = z.discriminatedUnion('type', [RecallSessionState, AssessmentSessionState, LearningSessionState, ThoughtSessionState, SurveySessionState]);
 export type SessionTypeState = z.infer<typeof SessionTypeState>;
 
 /** The state of one session type. */
@@ -115,6 +159,8 @@ const coversEverySessionType: Record<SessionType, true> = {
   recall: true,
   assessment: true,
   learning: true,
+  thought: true,
+  survey: true,
 } satisfies Record<SessionTypeState['type'], true>;
 void coversEverySessionType;
 

@@ -19,7 +19,7 @@ type WriteMethod<K extends Namespace> = Exclude<keyof StorageTx[K], keyof Storag
 const readMethods: { [K in Namespace]: Record<ReadMethod<K>, true> } = {
   learners: { get: true, findByUsername: true },
   recallSets: { get: true, listByLearner: true, listPoints: true, listPointsOfSets: true },
-  cards: { get: true, listFor: true, listReviewLogs: true },
+  cards: { get: true, listFor: true, listReviewLogs: true, listReviewLogsByLearner: true },
   sessions: { get: true, listByLearner: true },
   checklists: { list: true },
   messages: { list: true, count: true, findByClientId: true, findOldestUnanswered: true },
@@ -29,22 +29,24 @@ const readMethods: { [K in Namespace]: Record<ReadMethod<K>, true> } = {
   studyPlans: { get: true, listVisibleTo: true, listBuiltIn: true },
   agentLogs: { listForSession: true },
   scheduler: { currentWeights: true, listRuns: true, reviewHistory: true, reviewCount: true, learnersWithReviews: true },
+  surveys: { get: true, listVisibleTo: true, listBuiltIn: true, listResponses: true },
 };
 
 /** Every write method of every repository (checked likewise). */
 const writeMethods: { [K in Namespace]: Record<WriteMethod<K>, true> } = {
-  learners: { create: true, update: true },
+  learners: { create: true, update: true, delete: true },
   recallSets: { create: true, update: true, delete: true, addPoint: true, updatePoint: true, deletePoints: true },
   cards: { save: true, addReviewLog: true },
   sessions: { create: true, update: true, delete: true },
   checklists: { add: true, markRecalled: true },
-  messages: { append: true, markAnswered: true },
+  messages: { append: true, markAnswered: true, markSuperseded: true },
   pendingActions: { create: true, resolve: true },
   assessments: { addItem: true, addResponse: true, saveAbilities: true },
   llmCalls: { add: true },
   studyPlans: { create: true, update: true, delete: true, upsertBuiltIn: true },
   agentLogs: { append: true },
   scheduler: { addRun: true },
+  surveys: { create: true, update: true, delete: true, upsertBuiltIn: true, addResponse: true },
 };
 
 type AnyMethod = (...args: unknown[]) => Promise<unknown>;

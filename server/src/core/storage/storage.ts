@@ -27,6 +27,7 @@ import type { SessionSnapshot, SnapshotOptions } from './session-snapshot';
 import type { SessionReader, SessionRepository } from './sessions';
 import type { StudyPlanReader, StudyPlanRepository } from './study-plans';
 import type { SchedulerReader, SchedulerRepository } from './scheduler-runs';
+import type { SurveyReader, SurveyRepository } from './surveys';
 
 /** Every repository, read-only: what a read unit sees. */
 export interface StorageReader {
@@ -42,6 +43,7 @@ export interface StorageReader {
   readonly studyPlans: StudyPlanReader;
   readonly agentLogs: AgentLogReader;
   readonly scheduler: SchedulerReader;
+  readonly surveys: SurveyReader;
   /** Everything a turn needs about one session, from the state this handle sees; null for an unknown session. */
   loadSessionSnapshot(sessionId: string, options?: SnapshotOptions): Promise<SessionSnapshot | null>;
 }
@@ -60,6 +62,7 @@ export interface StorageTx extends StorageReader {
   readonly studyPlans: StudyPlanRepository;
   readonly agentLogs: AgentLogRepository;
   readonly scheduler: SchedulerRepository;
+  readonly surveys: SurveyRepository;
 }
 
 /** The repository namespaces of a handle (what adapters implement). */

@@ -1,0 +1,103 @@
+/** The stats figures (SPEC §6), each from hand-built data with the number worked out in the comment. */
+import { describe, expect, it } from 'vitest';
+import { SessionType } from '@tutorloop/shared';
+import type { CardRecord, RatingName } from '../recall/fsrs';
+import type { ReviewLogRecord } from '../storage/cards';
+import { dueCounts, reviewStreak, sessionStats, trueRetention, type SessionTimes } from './stats';
+
+const now = new Date('2026-03-10T15:00:00.000Z');
+const hours = (count: number) => count * 60 * 60 * 1000;
+const days = (count: number) => count * hours(24);
+const before = (milliseconds: number) => new Date(now.getTime() - milliseconds);
+
+describe('sessionStats', () => {
+  it('counts sessions, completed ones and minutes per type, every type listed', () => {
+    const at = (time: string) => new Date(`2026-03-10T${time}Z`);
+    const sessions: SessionTimes[] = [
+      // 5 min, completed
+      { type: 'recall', status: 'completed', createdAt: at('09:00:00'), updatedAt: at('09:05:00'), endedAt: at('09:05:00') },
+      // open: 1.5 min to its last change
+      { type: 'recall', status: 'active', createdAt: at('10:00:00'), updatedAt: at('10:01:30'), endedAt: null },
+      // 10 min, abandoned
+      { type: 'assessment', status: 'abandoned', createdAt: at('11:00:00'), updatedAt: at('11:10:00'), endedAt: at('11:10:00') },
+    ];
+    const stats = sessionStats(sessions);
+    expect(stats.total).toBe(3);
+    expect(stats.minutes).toBe(16.5); // 5 + 1.5 + 10
+    expect(stats.byType.map((entry) => entry.type)).toEqual(SessionType.options);
+    expect(stats.byType.find((entry) => entry.type === 'recall')).toEqual({ type: 'recall', sessions: 2, completed: 1, minutes: 6.5 });
+    expect(stats.byType.find((entry) => entry.type === 'assessment')).toEqual({ type: 'assessment', sessions: 1, completed: 0, minutes: 10 });
+    expect(stats.byType.find((entry) => entry.type === 'learning')).toEqual({ type: 'learning', sessions: 0, completed: 0, minutes: 0 });
+  });
+});
+
+describe('dueCounts', () => {
+  const review = (due: string): Pick<CardRecord, 'state' | 'due'> => ({ state: 'review', due: new Date(due) });
+  it('counts due now, by the end of today and by the end of the 7-day week, new points in all of them', () => {
+    const cards = [
+      null, // never reviewed: new
+      { state: 'new' as const, due: new Date('2026-04-01T00:00:00Z') }, // a card still New: new
+      review('2026-03-10T14:00:00Z'), // due an hour ago
+      review('2026-03-10T23:00:00Z'), // later today
+      review('2026-03-11T01:00:00Z'), // tomorrow
+      review('2026-03-16T23:59:59.999Z'), // the last moment of day 6 after today: in the week
+      review('2026-03-17T00:00:00Z'), // day 7: outside
+    ];
+    // now: 2 new + 1 due = 3; today: + later today = 4; week: + tomorrow + day 6 = 6.
+    expect(dueCounts(cards, now)).toEqual({ dueNow: 3, dueToday: 4, dueNext7Days: 6, newPoints: 2 });
+  });
+});
+
+describe('trueRetention', () => {
+  const log = (rating: RatingName, state: CardRecord['state'], reviewedAt: Date): Pick<ReviewLogRecord, 'rating' | 'previous' | 'reviewedAt'> => ({
+    rating,
+    previous: { state, due: reviewedAt, stability: 1, difficulty: 5, scheduledDays: 1 },
+    reviewedAt,
+  });
+
+  it('is the share of review-state reviews in the last 30 days not rated Again', () => {
+    const logs = [
+      log('good', 'review', before(days(1))), // counted, passed
+      log('again', 'review', before(days(2))), // counted, failed
+      log('hard', 'review', before(days(29.9))), // counted, passed
+      log('good', 'review', before(days(30))), // exactly 30 days ago: outside the window
+      log('again', 'new', before(days(3))), // a first review: not a retention review
+      log('again', 'relearning', before(days(3))), // relearning: not counted either
+      log('easy', 'review', new Date(now.getTime() + hours(1))), // after now: ignored
+    ];
+    // 2 passed of 3 → 0.6667
+    expect(trueRetention(logs, now)).toEqual({ windowDays: 30, reviews: 3, passed: 2, rate: 0.6667 });
+  });
+
+  it('is null without reviews to measure, and honours another window', () => {
+    expect(trueRetention([log('good', 'new', before(days(1)))], now)).toEqual({ windowDays: 30, reviews: 0, passed: 0, rate: null });
+    expect(trueRetention([log('good', 'review', before(days(8))), log('again', 'review', before(days(6)))], now, 7)).toEqual({ windowDays: 7, reviews: 1, passed: 0, rate: 0 });
+  });
+});
+
+describe('reviewStreak', () => {
+  const on = (time: string) => ({ reviewedAt: new Date(time) });
+
+  it('finds the longest run and the current one ending today, one count per UTC day', () => {
+    const logs = [
+      on('2026-03-01T08:00:00Z'),
+      on('2026-03-02T08:00:00Z'),
+      on('2026-03-02T20:00:00Z'), // same day again
+      on('2026-03-03T23:59:00Z'),
+      on('2026-03-07T10:00:00Z'),
+      on('2026-03-09T23:30:00Z'),
+      on('2026-03-10T00:30:00Z'), // an hour later, but the next UTC day
+    ];
+    // runs: 1–3 March (3), 7 March (1), 9–10 March (2, ending today)
+    expect(reviewStreak(logs, now)).toEqual({ current: 2, longest: 3, lastReviewDay: '2026-03-10' });
+  });
+
+  it('keeps the current streak alive through today until a day is missed', () => {
+    const logs = [on('2026-03-08T10:00:00Z'), on('2026-03-09T10:00:00Z')];
+    expect(reviewStreak(logs, now)).toEqual({ current: 2, longest: 2, lastReviewDay: '2026-03-09' });
+    expect(reviewStreak([on('2026-03-08T10:00:00Z')], now)).toEqual({ current: 0, longest: 1, lastReviewDay: '2026-03-08' });
+    expect(reviewStreak([], now)).toEqual({ current: 0, longest: 0, lastReviewDay: null });
+    // A review after now does not count yet.
+    expect(reviewStreak([on('2026-03-10T16:00:00Z')], now)).toEqual({ current: 0, longest: 0, lastReviewDay: null });
+  });
+});

@@ -1,0 +1,76 @@
+/**
+ * A survey's results for its owner (SPEC §4.5, §6), pure: counts per option, a rating's mean
+ * and distribution, the free-text answers, per question of the survey as it is now; and the
+ * same answers as CSV, one row per respondent (session). Answers to a question the survey no
+ * longer has are left out; an option index the question no longer has is not counted.
+ */
+import type { SurveyContent, SurveyQuestionResult, SurveyResults } from '@tutorloop/shared';
+import type { StoredSurveyResponse } from '../storage/surveys';
+import { toCsv } from './csv';
+
+/** A session that answered the survey: when it began answering and whether it reached the end. */
+export interface Respondent {
+  sessionId: string;
+  completed: boolean;
+}
+
+function questionResult(question: SurveyContent['questions'][number], responses: StoredSurveyResponse[]): SurveyQuestionResult {
+  const mine = responses.filter((response) => response.questionId === question.id);
+  const given = mine.filter((response) => response.answer !== null);
+  const base = { questionId: question.id, prompt: question.prompt, answered: given.length, skipped: mine.length - given.length };
+  switch (question.kind) {
+    case 'multiple_choice': {
+      const counts = question.options.map(() => 0);
+      for (const response of given) {
+        if (response.answer && 'selectedIndex' in response.answer && response.answer.selectedIndex < counts.length) counts[response.answer.selectedIndex]! += 1;
+      }
+      return { ...base, kind: 'multiple_choice', options: question.options.map((option, index) => ({ option, count: counts[index]! })) };
+    }
+    case 'rating': {
+      const values = given.flatMap((response) => (response.answer && 'value' in response.answer && response.answer.value >= question.min && response.answer.value <= question.max ? [response.answer.value] : []));
+      const distribution = Array.from({ length: question.max - question.min + 1 }, (_, offset) => ({ value: question.min + offset, count: values.filter((value) => value === question.min + offset).length }));
+      const mean = values.length > 0 ? Math.round((values.reduce((sum, value) => sum + value, 0) / values.length) * 100) / 100 : null;
+      return { ...base, kind: 'rating', min: question.min, max: question.max, mean, distribution };
+    }
+    case 'free_text':
+      return { ...base, kind: 'free_text', answers: given.flatMap((response) => (response.answer && 'text' in response.answer ? [response.answer.text] : [])) };
+    default: {
+      const unreachable: never = question;
+      throw new Error(`unknown question ${JSON.stringify(unreachable)}`);
+    }
+  }
+}
+
+export function surveyResults(surveyId: string, survey: SurveyContent, responses: StoredSurveyResponse[], respondents: Respondent[]): SurveyResults {
+  return {
+    surveyId,
+    title: survey.title,
+    respondents: respondents.length,
+    completed: respondents.filter((respondent) => respondent.completed).length,
+    questions: survey.questions.map((question) => questionResult(question, responses)),
+  };
+}
+
+/** One row per respondent, in the order they first answered: `respondent, session_id, answered_at, completed`, then one column per question (its id); a skipped or unseen question is empty. */
+export function surveyResultsCsv(survey: SurveyContent, responses: StoredSurveyResponse[], respondents: Respondent[]): string {
+  const header = ['respondent', 'session_id', 'answered_at', 'completed', ...survey.questions.map((question) => question.id)];
+  const rows = respondents.map((respondent, index) => {
+    const mine = responses.filter((response) => response.sessionId === respondent.sessionId);
+    const first = mine.reduce<Date | null>((earliest, response) => (earliest === null || response.answeredAt < earliest ? response.answeredAt : earliest), null);
+    return [
+      index + 1,
+      respondent.sessionId,
+      first ? first.toISOString() : '',
+      respondent.completed ? 'yes' : 'no',
+      ...survey.questions.map((question) => {
+        const response = mine.find((candidate) => candidate.questionId === question.id);
+        if (!response?.answer) return '';
+        if ('value' in response.answer) return response.answer.value;
+        if ('selectedIndex' in response.answer) return question.kind === 'multiple_choice' ? (question.options[response.answer.selectedIndex] ?? '') : '';
+        if ('text' in response.answer) return response.answer.text;
+        return response.answerText ?? '';
+      }),
+    ];
+  });
+  return toCsv([header, ...rows]);
+}

@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { gist, offlineThoughtReply, offlineThoughtSummary, rollingSummaryMaxChars } from './offline-thought-partner';
+
+const input = (content: string, extra: Partial<Parameters<typeof offlineThoughtReply>[0]> = {}) => ({ sessionId: 's1', topic: 'habits', summary: '', recentMessages: [{ role: 'learner' as const, content }], ...extra });
+
+describe('the offline thought partner (SPEC §4.5)', () => {
+  it('reflects the learner’s idea back and asks one question, the same way every time', () => {
+    expect(gist('I think that habits stick because they run on cues. And more.')).toBe('habits stick because they run on cues');
+    const reply = offlineThoughtReply(input('I think habits stick because they run on cues'));
+    expect(reply).toContain('“habits stick because they run on cues”');
+    expect(reply.trim().endsWith('?')).toBe(true);
+    expect(offlineThoughtReply(input('I think habits stick because they run on cues', { sessionId: 'other' }))).toBe(reply);
+  });
+
+  it('turns a question back to the learner instead of answering it', () => {
+    expect(offlineThoughtReply(input('Why do habits fade?'))).toMatch(/^That’s a good question to sit with: “Why do habits fade”\. Before I weigh in/);
+  });
+
+  it('keeps its rolling summary bounded by dropping the oldest segments', () => {
+    let summary = '';
+    for (let index = 0; index < 200; index += 1) {
+      summary = offlineThoughtSummary({ sessionId: 's1', topic: 'habits', previousSummary: summary, messages: [{ role: 'learner', content: `idea number ${index} about cues and routines` }], final: false });
+    }
+    expect(summary.length).toBeLessThanOrEqual(rollingSummaryMaxChars);
+    expect(summary).toContain('idea number 199');
+    expect(summary).not.toContain('idea number 0 ');
+  });
+});

@@ -1,0 +1,357 @@
+/**
+ * The session engine for one thought session (SPEC §4.5): the learner drives, the model is a
+ * Socratic partner — no checklist, no scoring. A turn: `typing` → safety gate → when enough
+ * messages piled up past the window, the summariser folds the oldest into the stored summary
+ * (its own transaction, with its agent log) → the partner's reply streamed as
+ * `assistant_delta` → one transaction: the reply and the learner message answered →
+ * `assistant`, `state_update`. The partner sees the summary and the window only
+ * (thought-rules.ts), so its prompt stays bounded however long the conversation runs.
+ * Ending (by the learner) writes the closing summary and sends `session_complete`.
+ *
+ * As in every room, everything that matters is in storage: a new process resumes the session
+ * (an unanswered message is answered on attach).
+ */
+import type { AgentLogOutcome, ClientMessage, HistoryMessage, SessionState, SessionSummary } from '@tutorloop/shared';
+import type { Clock, IdGenerator } from '../ports';
+import type { TutorProvider } from '../provider';
+import { learnerMessage, tutorMessage } from '../session/new-messages';
+import { RoomBase, type RoomBaseDeps, type SessionListener } from '../session/room-base';
+import { stripLeaks } from '../session/sanitize';
+import { buildHistory, buildState, isEnded } from '../session/session-view';
+import type { NewAgentLog } from '../storage/agent-logs';
+import type { StoredMessage } from '../storage/messages';
+import type { SessionSnapshot } from '../storage/session-snapshot';
+import { typeStateOf, type ThoughtSessionState } from '../storage/session-type-state';
+import type { Storage } from '../storage/storage';
+import { offlineThoughtSummary } from './offline-thought-partner';
+import type { ThoughtSummaryCall, ThoughtSummaryInput } from './thought-port';
+import { boundSummary, messagesToFold, thoughtSummary, toThoughtMessage, unsummarized, windowOf } from './thought-rules';
+
+export interface ThoughtRoomDeps extends RoomBaseDeps {
+  storage: Storage;
+  provider: TutorProvider;
+  clock: Clock;
+  ids: IdGenerator;
+}
+
+/**
+ * How many of the latest messages a turn reads: enough for the window and a refresh, with room
+ * for refreshes that failed (the prompt still takes at most window + refresh of them).
+ */
+const readWindow = 64;
+const noMessages = { lastMessages: 0 } as const;
+
+const safetyRedirect =
+  'I want to keep this a safe and useful space, so I won’t go into that. If you are going through something difficult, please reach out to someone you trust or a local support line. Whenever you’re ready, tell me what you’d like to think through.';
+const emptyReplyFallback = 'Say more — what makes you see it that way?';
+
+/** The state a learner sees: the topic; no checklist, no score. */
+export function thoughtState(snapshot: Pick<SessionSnapshot, 'session' | 'pendingAction'>): SessionState {
+  const state = typeStateOf(snapshot.session, 'thought');
+  return { ...buildState(snapshot.session, { recalledCount: 0, totalPoints: 0 }, snapshot.pendingAction), thought: { topic: state.topic } };
+}
+
+export function thoughtSessionSummary(snapshot: Pick<SessionSnapshot, 'session'>, now: Date): SessionSummary {
+  const { session } = snapshot;
+  const state = typeStateOf(session, 'thought');
+  const ended = session.endedAt ?? now;
+  return {
+    sessionId: session.id,
+    type: 'thought',
+    status: session.status === 'abandoned' ? 'abandoned' : 'completed',
+    reason: (session.endReason ?? 'ended_by_learner') as SessionSummary['reason'],
+    turns: session.turn,
+    recalledCount: 0,
+    totalPoints: 0,
+    durationSeconds: Math.max(0, Math.round((ended.getTime() - session.createdAt.getTime()) / 1000)),
+    points: [],
+    thought: thoughtSummary(state, session.turn),
+  };
+}
+
+export class ThoughtRoom extends RoomBase {
+  /** The reply being streamed (a listener attaching mid-reply catches up; `stop` keeps what was sent). */
+  private streaming: { messageId: string; text: string; stopped: boolean } | null = null;
+
+  constructor(
+    sessionId: string,
+    private readonly deps: ThoughtRoomDeps,
+    onIdle: () => void = () => {},
+  ) {
+    super(sessionId, deps, onIdle);
+  }
+
+  override async attach(listener: SessionListener, terminate?: () => void): Promise<void> {
+    const snapshot = await this.consistentRead(() => this.deps.storage.loadSessionSnapshot(this.sessionId));
+    if (!snapshot) return;
+    listener({ type: 'state_update', payload: { state: thoughtState(snapshot) } });
+    listener({ type: 'history', payload: { messages: buildHistory(snapshot.messages, snapshot.actions) } });
+    if (this.streaming) {
+      listener({ type: 'typing', payload: {} });
+      if (this.streaming.text) listener({ type: 'assistant_delta', payload: { messageId: this.streaming.messageId, delta: this.streaming.text } });
+    }
+    this.register(listener, terminate);
+    this.resume();
+  }
+
+  override handle(message: ClientMessage, reply: SessionListener): Promise<void> {
+    switch (message.type) {
+      case 'chat':
+        return this.receiveChat(message.payload.message, message.payload.clientMessageId ?? null, reply);
+      case 'widget_response':
+        this.fail(reply, 'widget_not_pending', 'Thought sessions have no widgets: just write your reply.');
+        return Promise.resolve();
+      case 'rabbithole':
+        this.fail(reply, 'invalid_payload', 'A thought session goes wherever you take it: no need for a tangent, just say where you want to go.');
+        return Promise.resolve();
+      case 'end_session':
+        // Ending must not wait behind a slow reply.
+        this.cancelInFlight();
+        return this.enqueue(() => this.endSession(reply));
+      case 'stop':
+        if (!this.streaming) {
+          this.fail(reply, 'nothing_to_stop', 'No reply is being written just now.');
+          return Promise.resolve();
+        }
+        this.streaming.stopped = true;
+        this.cancelInFlight();
+        return Promise.resolve();
+      case 'retry':
+        this.fail(reply, 'nothing_to_retry', 'Thought-session replies cannot be produced again; ask the partner to put it another way.');
+        return Promise.resolve();
+      default: {
+        const unreachable: never = message;
+        throw new Error(`unhandled message ${JSON.stringify(unreachable)}`);
+      }
+    }
+  }
+
+  override resume(): void {
+    void this.enqueue(async () => {
+      const snapshot = await this.deps.storage.loadSessionSnapshot(this.sessionId, noMessages);
+      if (!snapshot || isEnded(snapshot.session.status)) return;
+      if (snapshot.session.status === 'pending' || snapshot.messageCount === 0) await this.openSession(snapshot);
+      else if (snapshot.oldestUnanswered) await this.processUnanswered();
+    });
+  }
+
+  override async state(): Promise<SessionState> {
+    const snapshot = await this.deps.storage.loadSessionSnapshot(this.sessionId, noMessages);
+    if (!snapshot) throw new Error(`session ${this.sessionId} vanished`);
+    return thoughtState(snapshot);
+  }
+
+  override async history(): Promise<HistoryMessage[]> {
+    const snapshot = await this.deps.storage.loadSessionSnapshot(this.sessionId);
+    return snapshot ? buildHistory(snapshot.messages, snapshot.actions) : [];
+  }
+
+  override async summary(): Promise<SessionSummary | null> {
+    const snapshot = await this.deps.storage.loadSessionSnapshot(this.sessionId, noMessages);
+    if (!snapshot || !isEnded(snapshot.session.status)) return null;
+    return thoughtSessionSummary(snapshot, this.deps.clock.now());
+  }
+
+  // -------------------------------------------------------------------------
+
+  private async receiveChat(text: string, clientMessageId: string | null, reply: SessionListener): Promise<void> {
+    const { storage, clock, ids } = this.deps;
+    const now = clock.now();
+    const outcome = await storage.transaction(async (tx): Promise<'missing' | 'ended' | 'duplicate' | 'retry' | 'stored'> => {
+      const session = await tx.sessions.get(this.sessionId);
+      if (!session) return 'missing';
+      if (isEnded(session.status)) return 'ended';
+      if (clientMessageId) {
+        const existing = await tx.messages.findByClientId(this.sessionId, clientMessageId);
+        if (existing) return existing.answeredAt ? 'duplicate' : 'retry';
+      }
+      await tx.messages.append(learnerMessage({ id: ids.next(), sessionId: this.sessionId, content: text, clientMessageId, createdAt: now }));
+      await tx.sessions.update(this.sessionId, { status: 'active', turn: session.turn + 1 }, now);
+      return 'stored';
+    });
+    switch (outcome) {
+      case 'missing':
+      case 'duplicate':
+        return;
+      case 'ended':
+        return this.fail(reply, 'session_ended', 'This thought session has ended; start a new one to keep thinking.');
+      case 'stored':
+        this.noteCommit();
+        return this.enqueue(() => this.processUnanswered());
+      case 'retry':
+        return this.enqueue(() => this.processUnanswered());
+      default: {
+        const unreachable: never = outcome;
+        throw new Error(`unknown outcome ${String(unreachable)}`);
+      }
+    }
+  }
+
+  /** The partner opens: an invitation to say what to think about (or about the topic given). */
+  private async openSession(snapshot: SessionSnapshot): Promise<void> {
+    const { storage, clock } = this.deps;
+    if (snapshot.session.status === 'pending') {
+      await storage.transaction((tx) => tx.sessions.update(this.sessionId, { status: 'active' }, clock.now()));
+      this.noteCommit();
+    }
+    if (snapshot.messageCount > 0) return;
+    const state = typeStateOf(snapshot.session, 'thought');
+    await this.partnerReply({ topic: state.topic, summary: '', recentMessages: [] }, null);
+  }
+
+  private async processUnanswered(): Promise<void> {
+    for (;;) {
+      const snapshot = await this.deps.storage.loadSessionSnapshot(this.sessionId, { lastMessages: readWindow });
+      if (!snapshot || isEnded(snapshot.session.status)) return;
+      const next = snapshot.oldestUnanswered;
+      if (!next) return;
+      if (!(await this.learnerTurn(snapshot, next))) return;
+    }
+  }
+
+  /** One turn; false when it was cancelled or the partner could not answer. */
+  private async learnerTurn(snapshot: SessionSnapshot, message: StoredMessage): Promise<boolean> {
+    const { provider, logger } = this.deps;
+    const signal = this.freshSignal();
+    this.broadcast({ type: 'typing', payload: {} });
+    const verdict = await provider.checkSafety(message.content, signal).catch((error: unknown) => {
+      logger.warn({ err: error, sessionId: this.sessionId }, 'safety gate failed; treating message as safe');
+      return { safe: true } as const;
+    });
+    if (signal.aborted) return false;
+    if (!verdict.safe) {
+      logger.warn({ sessionId: this.sessionId, reason: verdict.reason }, 'unsafe learner message redirected');
+      await this.commitReply(this.deps.ids.next(), safetyRedirect, message, false);
+      return true;
+    }
+    let state = typeStateOf(snapshot.session, 'thought');
+    const upToMessage = snapshot.messages.filter((stored) => stored.seq <= message.seq);
+    const fold = messagesToFold(unsummarized(upToMessage, state));
+    if (fold.length > 0) {
+      state = await this.refreshSummary(snapshot, state, fold, signal);
+      if (signal.aborted) return false;
+    }
+    return this.partnerReply({ topic: state.topic, summary: state.summary, recentMessages: windowOf(unsummarized(upToMessage, state)) }, message);
+  }
+
+  /** Folds the oldest messages into the stored summary (SPEC §4.5 "refreshed every few turns and stored"). */
+  private async refreshSummary(snapshot: SessionSnapshot, state: ThoughtSessionState, fold: StoredMessage[], signal: AbortSignal): Promise<ThoughtSessionState> {
+    const input: ThoughtSummaryInput = { sessionId: this.sessionId, topic: state.topic, previousSummary: state.summary, messages: fold.map(toThoughtMessage), final: false };
+    const outcome = await this.summarize(snapshot, input, signal);
+    if (!outcome.text) {
+      // The summariser failed: the window still bounds the prompt; the next turn tries again.
+      await this.saveLog(outcome.log);
+      return state;
+    }
+    const next: ThoughtSessionState = { ...state, summary: outcome.text, summarizedThrough: fold.at(-1)!.seq, refreshes: state.refreshes + 1 };
+    await this.deps.storage.transaction(async (tx) => {
+      await tx.sessions.update(this.sessionId, { typeState: next }, this.deps.clock.now());
+      await tx.agentLogs.append(outcome.log);
+    });
+    this.noteCommit();
+    return next;
+  }
+
+  /** One summariser call and its agent log; `text` null when it failed. */
+  private async summarize(snapshot: SessionSnapshot, input: ThoughtSummaryInput, signal: AbortSignal): Promise<{ text: string | null; log: NewAgentLog }> {
+    const started = this.deps.clock.now().getTime();
+    const what = `${input.final ? 'closing summary' : 'rolling summary'}: ${input.messages.length} message(s) folded into ${input.previousSummary.length} characters`;
+    try {
+      const call = await this.deps.provider.thought.summarize(input, signal);
+      const text = boundSummary(call.output);
+      return { text: text || null, log: this.agentLog(snapshot, what, call.output, started, call, text ? 'ok' : 'fallback') };
+    } catch (error) {
+      if (!signal.aborted) this.deps.logger.warn({ err: error, sessionId: this.sessionId }, 'thought summary failed');
+      return { text: null, log: this.agentLog(snapshot, what, { error: String(error) }, started, null, 'error') };
+    }
+  }
+
+  /** Streams the partner's reply, then commits it (and the learner message answered). */
+  private async partnerReply(input: { topic: string | null; summary: string; recentMessages: ReturnType<typeof windowOf> }, replyTo: StoredMessage | null): Promise<boolean> {
+    const { provider, ids, logger } = this.deps;
+    const signal = this.freshSignal();
+    const messageId = ids.next();
+    const streaming = { messageId, text: '', stopped: false };
+    this.streaming = streaming;
+    if (!replyTo) this.broadcast({ type: 'typing', payload: {} });
+    try {
+      for await (const piece of provider.thought.reply({ sessionId: this.sessionId, ...input }, signal)) {
+        if (signal.aborted) break;
+        streaming.text += piece;
+        this.broadcast({ type: 'assistant_delta', payload: { messageId, delta: piece } });
+      }
+    } catch (error) {
+      if (!signal.aborted) {
+        this.streaming = null;
+        logger.error({ err: error, sessionId: this.sessionId }, 'thought partner call failed');
+        this.broadcast({ type: 'error', payload: { code: 'llm_unavailable', message: 'Your thinking partner could not answer just now. Your message is saved — send it again to retry.' } });
+        return false;
+      }
+    }
+    this.streaming = null;
+    if (signal.aborted && !streaming.stopped) return false;
+    // A stopped reply keeps what was sent (SPEC §5); a finished one is screened for internal language.
+    const text = streaming.stopped ? streaming.text.trim() : stripLeaks(streaming.text.trim()) || emptyReplyFallback;
+    await this.commitReply(messageId, text, replyTo, streaming.stopped);
+    return true;
+  }
+
+  private async commitReply(messageId: string, text: string, replyTo: StoredMessage | null, stopped: boolean): Promise<void> {
+    const { storage, clock } = this.deps;
+    const now = clock.now();
+    const after = await storage.transaction(async (tx) => {
+      await tx.messages.append({ ...tutorMessage({ id: messageId, sessionId: this.sessionId, content: text, createdAt: now }), ...(stopped ? { stopped: true } : {}) });
+      if (replyTo) await tx.messages.markAnswered(replyTo.id, now);
+      return tx.loadSessionSnapshot(this.sessionId, noMessages);
+    });
+    this.noteCommit();
+    this.broadcast({ type: 'assistant', payload: { messageId, message: text, ...(stopped ? { stopped: true as const } : {}) } });
+    if (after) this.broadcast({ type: 'state_update', payload: { state: thoughtState(after) } });
+  }
+
+  /** The learner ends it: the closing summary (the model's, or a plain one if it fails), then `session_complete`. */
+  private async endSession(reply: SessionListener): Promise<void> {
+    const { storage, clock } = this.deps;
+    const snapshot = await storage.loadSessionSnapshot(this.sessionId, { lastMessages: readWindow });
+    if (!snapshot) return;
+    if (isEnded(snapshot.session.status)) return this.fail(reply, 'session_ended', 'This thought session has already ended.');
+    const state = typeStateOf(snapshot.session, 'thought');
+    const input: ThoughtSummaryInput = { sessionId: this.sessionId, topic: state.topic, previousSummary: state.summary, messages: windowOf(unsummarized(snapshot.messages, state)), final: true };
+    this.broadcast({ type: 'typing', payload: {} });
+    const outcome = await this.summarize(snapshot, input, this.freshSignal());
+    const finalSummary = outcome.text ?? boundSummary(offlineThoughtSummary(input));
+    const now = clock.now();
+    const ended = await storage.transaction(async (tx) => {
+      await tx.agentLogs.append(outcome.log);
+      await tx.sessions.update(this.sessionId, { status: 'completed', endReason: 'ended_by_learner', endedAt: now, typeState: { ...state, finalSummary } }, now);
+      return tx.loadSessionSnapshot(this.sessionId, noMessages);
+    });
+    this.noteCommit();
+    if (!ended) return;
+    this.broadcast({ type: 'state_update', payload: { state: thoughtState(ended) } });
+    this.broadcast({ type: 'session_complete', payload: { summary: thoughtSessionSummary(ended, now) } });
+  }
+
+  private async saveLog(log: NewAgentLog): Promise<void> {
+    await this.deps.storage.transaction((tx) => tx.agentLogs.append(log));
+    this.noteCommit();
+  }
+
+  private agentLog(snapshot: SessionSnapshot, inputSummary: string, output: unknown, startedAt: number, call: ThoughtSummaryCall | null, outcome: AgentLogOutcome): NewAgentLog {
+    const now = this.deps.clock.now();
+    return {
+      id: this.deps.ids.next(),
+      sessionId: this.sessionId,
+      learnerId: snapshot.session.learnerId,
+      turn: snapshot.session.turn,
+      agent: 'summary',
+      inputSummary: inputSummary.slice(0, 500),
+      output: output ?? null,
+      latencyMs: Math.max(0, now.getTime() - startedAt),
+      tokensIn: call?.usage?.inputTokens ?? null,
+      tokensOut: call?.usage?.outputTokens ?? null,
+      outcome,
+      createdAt: now,
+    };
+  }
+}

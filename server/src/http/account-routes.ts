@@ -1,0 +1,69 @@
+/**
+ * The learner's own account over HTTP (SPEC §6, §8): a new password, sign out everywhere,
+ * export my data, delete my account. Registered inside the authenticated scope of routes.ts.
+ */
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { z } from 'zod';
+import { ChangePasswordBody, DeleteAccountBody, type AccountExport, type AuthResponse } from '@tutorloop/shared';
+import type { TokenService } from '../auth/tokens';
+import type { Clock } from '../core/ports';
+import type { SessionHub } from '../core/session/session-hub';
+import type { AccountService } from '../services/account';
+import { AppError } from '../services/app-error';
+
+export interface AccountRouteDeps {
+  account: AccountService;
+  tokens: TokenService;
+  hub: SessionHub;
+  clock: Clock;
+}
+
+function parseBody<Schema extends z.ZodType>(schema: Schema, value: unknown): z.infer<Schema> {
+  const parsed = schema.safeParse(value ?? {});
+  if (parsed.success) return parsed.data;
+  const message = parsed.error.issues
+    .slice(0, 3)
+    .map((issue) => `${issue.path.length ? issue.path.join('.') : 'body'}: ${issue.message}`)
+    .join('; ');
+  throw new AppError('invalid_payload', message);
+}
+
+export function registerAccountRoutes(api: FastifyInstance, deps: AccountRouteDeps): void {
+  const { account, tokens, hub, clock } = deps;
+
+  // Every token issued before is refused from now on; this device gets a fresh one.
+  api.post('/api/me/password', async (request): Promise<AuthResponse> => {
+    const learner = await account.changePassword(request.learnerId, parseBody(ChangePasswordBody, request.body));
+    return { token: await tokens.issue(learner.id), learner };
+  });
+
+  api.post('/api/me/sign-out-everywhere', async (request, reply: FastifyReply) => {
+    await account.signOutEverywhere(request.learnerId);
+    return reply.status(204).send();
+  });
+
+  api.get('/api/me/export', async (request, reply): Promise<AccountExport> => {
+    const now = clock.now();
+    const data = await account.export(request.learnerId, now);
+    reply.header('content-disposition', `attachment; filename="tutorloop-${data.learner.username}-${now.toISOString().slice(0, 10)}.json"`);
+    return data;
+  });
+
+  api.delete('/api/me', async (request, reply: FastifyReply) => {
+    const body = parseBody(DeleteAccountBody, request.body);
+    await account.confirmDeletion(request.learnerId, body);
+    // Open rooms stop first, so no turn commits into a session being deleted.
+    const rooms = (await account.sessionIds(request.learnerId)).flatMap((sessionId) => {
+      const room = hub.openRoomOf(sessionId);
+      return room ? [{ sessionId, room }] : [];
+    });
+    for (const { room } of rooms) room.close();
+    await Promise.all(rooms.map(({ room }) => room.settled()));
+    await account.delete(request.learnerId, body);
+    for (const { sessionId, room } of rooms) {
+      room.terminate();
+      hub.release(sessionId);
+    }
+    return reply.status(204).send();
+  });
+}
