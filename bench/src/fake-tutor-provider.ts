@@ -17,6 +17,7 @@
 import type { ConversationMessage, EvaluationInput, EvaluationResult, SafetyVerdict, TutorEvent, TutorInput, TutorProvider } from '../../server/src/core/provider';
 import { epochNow } from './clock';
 import { createOfflineLearningTutor } from '../../server/src/core/learning/offline-learning-tutor';
+import { createOfflineThoughtPartner } from '../../server/src/core/thought/offline-thought-partner';
 
 export const latencyProfileNames = ['zero', 'realistic'] as const;
 export type LatencyProfileName = (typeof latencyProfileNames)[number];
@@ -130,6 +131,7 @@ export function createBenchProvider(initial: LatencyProfile): BenchProvider {
     name: 'offline',
     // The benchmark measures recall turns; learning sessions run the offline learning tutor.
     learning: createOfflineLearningTutor(),
+    thought: createOfflineThoughtPartner(),
     setProfile(next) {
       profile = next;
     },

@@ -101,7 +101,7 @@ async function main(): Promise<number> {
   mkdirSync(profileDirectory ?? outputDirectory, { recursive: true });
   const startedAt = new Date();
   const loadAverageBefore = os.loadavg();
-  progress(`tutorloop bench: ${[...options.parts].join(', ')} (defaults take ~2–3 minutes; --help for sizes)`);
+  progress(`tutorloop bench: ${[...options.parts].join(', ')} (defaults take ~4 minutes; --help for sizes)`);
   progress('measuring how late an idle timer fires on this machine (3 s)…');
 
   const results: BenchResults = {

@@ -76,9 +76,10 @@ test('sign up, build two sets, recall one through every widget, check its schedu
   }
   const forecast = page.getByTestId('forecast-chart');
   await expect(forecast).toBeVisible();
-  await expect(page.getByRole('figure', { name: /Reviews due per day over the next 30 days/ })).toBeVisible();
+  await expect(page.getByRole('figure', { name: /Reviews due now, then per day over the next 30 days/ })).toBeVisible();
+  // "Now" (the set's due count), then later today and one bar per day: 31 bars.
   const counts = (await forecast.getAttribute('data-counts'))?.split(',').map(Number) ?? [];
-  expect(counts).toHaveLength(30);
+  expect(counts).toHaveLength(31);
   expect(counts.every((count) => Number.isInteger(count) && count >= 0)).toBe(true);
   await expect(page.getByTestId('forecast-summary')).toBeVisible();
 

@@ -9,6 +9,8 @@ import { RecallSetEditorPage } from './pages/recall-set-editor-page';
 import { RecallSetPage } from './pages/recall-set-page';
 import { RecallSetsPage } from './pages/recall-sets-page';
 import { SettingsPage } from './pages/settings-page';
+import { AccountPage } from './pages/account-page';
+import { WelcomePage } from './pages/welcome-page';
 import { authStore, http } from './services';
 import type { Route } from './store/router-store';
 
@@ -16,6 +18,7 @@ import type { Route } from './store/router-store';
 const SessionPage = lazy(() => import('./pages/session-page'));
 // Study plans are one section among several: their pages load when first opened.
 const StudyPlansPage = lazy(() => import('./pages/study-plans-page'));
+const ReflectPage = lazy(() => import('./pages/reflect-page'));
 const StudyPlanPage = lazy(() => import('./pages/study-plan-page'));
 const StudyPlanEditorPage = lazy(() => import('./pages/study-plan-editor-page'));
 
@@ -28,6 +31,8 @@ function Page({ route }: { route: Route }) {
     case 'login':
       // Signed in already: the effect in App moves on to the sets.
       return null;
+    case 'welcome':
+      return <WelcomePage />;
     case 'sets':
       return <RecallSetsPage />;
     case 'set-new':
@@ -42,8 +47,12 @@ function Page({ route }: { route: Route }) {
       return <AssessmentsPage />;
     case 'settings':
       return <SettingsPage />;
+    case 'account':
+      return <AccountPage />;
     case 'plans':
       return <StudyPlansPage />;
+    case 'reflect':
+      return <ReflectPage />;
     case 'plan-new':
       return <StudyPlanEditorPage key="new" mode={{ kind: 'new' }} />;
     case 'plan-import':

@@ -9,15 +9,29 @@ export function uniqueUsername(prefix: string): string {
   return `${prefix}_${Date.now().toString(36)}${counter}`.slice(0, 32);
 }
 
-/** Signs a new learner up from the sign-in page and waits for the recall sets page. */
-export async function signUp(page: Page, prefix = 'e2e'): Promise<string> {
+/**
+ * Signs a new learner up and lands on the welcome page (issue 18's first run). A first visit
+ * opens on the sign-up form; a browser that signed in before opens on sign-in.
+ */
+export async function signUpToWelcome(page: Page, prefix = 'e2e'): Promise<string> {
   const username = uniqueUsername(prefix);
   await page.goto('/');
-  await page.getByRole('button', { name: 'Create an account' }).click();
+  const signUpButton = page.getByRole('button', { name: 'Sign up', exact: true });
+  const toSignUp = page.getByRole('button', { name: 'Create an account' });
+  await expect(signUpButton.or(toSignUp)).toBeVisible();
+  if (await toSignUp.isVisible()) await toSignUp.click();
   await page.getByLabel('Username').fill(username);
   await page.getByLabel('Password').fill('a long enough password');
-  await page.getByRole('button', { name: 'Sign up', exact: true }).click();
+  await signUpButton.click();
   await expect(page.getByTestId('username')).toHaveText(username);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(`Welcome to tutorloop, ${username}`);
+  return username;
+}
+
+/** Signs a new learner up, then goes from the welcome page to the recall sets page. */
+export async function signUp(page: Page, prefix = 'e2e'): Promise<string> {
+  const username = await signUpToWelcome(page, prefix);
+  await page.getByRole('link', { name: 'Go to your recall sets' }).click();
   await expect(page.getByRole('heading', { name: 'Recall sets', exact: true })).toBeVisible();
   return username;
 }

@@ -28,8 +28,13 @@ export async function importMarkdown(page: Page, name: string, markdown: string,
   await page.getByRole('button', { name: 'Import' }).click();
   await expect(page).toHaveURL(/#\/import$/);
   await page.getByLabel('Format').selectOption('markdown');
-  await page.getByLabel('Text').fill(markdown);
-  await page.getByRole('button', { name: 'Import' }).click();
+  await page.getByLabel('Text', { exact: true }).fill(markdown);
+  // A preview first (what will be created and skipped), then the import opens the new set.
+  await page.getByRole('button', { name: 'Preview' }).click();
+  await expect(page.getByTestId('import-preview-point')).toHaveCount(pointCount);
+  await page.getByTestId('import-confirm').click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(name);
+  await page.getByRole('link', { name: 'Recall sets', exact: true }).first().click();
   await expect(page.getByRole('heading', { name: 'Recall sets', exact: true })).toBeVisible();
   const row = setRow(page, name);
   await expect(row.getByTestId('point-count')).toHaveText(`${pointCount} points`);

@@ -109,6 +109,8 @@ function widgetInstruction(widget: Widget): string {
       return `[The tutor shows a ${widget.props.language} code editor: "${widget.props.prompt}"${
         widget.props.starterCode ? `\nStarter code:\n${widget.props.starterCode}` : ''
       }\nReply with only your code.]`;
+    case 'rating':
+      return `[The tutor shows a rating scale from ${widget.props.min} to ${widget.props.max}: "${widget.props.prompt}". Reply with only the number you pick.]`;
     default: {
       const unreachable: never = widget;
       throw new Error(`unknown widget ${JSON.stringify(unreachable)}`);
@@ -165,6 +167,11 @@ function simulatedLearner(spec: Extract<LearnerSpec, { type: 'simulated' }>, set
         case 'code_editor': {
           const code = stripCodeFence(reply.text);
           return { type: 'widget_answer', widget, response: { code, language: widget.props.language }, label: code };
+        }
+        case 'rating': {
+          const value = Number(/-?\d+/.exec(reply.text)?.[0] ?? Number.NaN);
+          if (!Number.isInteger(value) || value < widget.props.min || value > widget.props.max) return { type: 'stuck', reason: `simulated learner answered "${reply.text}" to the ${describeWidget(widget)}` };
+          return { type: 'widget_answer', widget, response: { value }, label: String(value) };
         }
         default: {
           const unreachable: never = widget;

@@ -72,6 +72,11 @@ export function answerPractice(widget: Widget): PracticeAnswer {
       const code = widget.props.starterCode?.trim() ? widget.props.starterCode : `# ${widget.props.prompt.slice(0, 200)}\npass\n`;
       return { response: { code, language: widget.props.language }, label: code };
     }
+    case 'rating': {
+      // The middle of the scale: a practice item never asks for a rating; a survey would.
+      const value = Math.round((widget.props.min + widget.props.max) / 2);
+      return { response: { value }, label: String(value) };
+    }
     default: {
       const unreachable: never = widget;
       throw new Error(`unknown widget ${JSON.stringify(unreachable)}`);

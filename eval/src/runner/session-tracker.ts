@@ -30,6 +30,8 @@ function widgetText(widget: Widget): string {
       return [widget.props.prompt, widget.props.context ?? '', widget.props.placeholder ?? ''].join('\n');
     case 'code_editor':
       return [widget.props.prompt, widget.props.starterCode ?? ''].join('\n');
+    case 'rating':
+      return [widget.props.prompt, ...Object.values(widget.props.labels ?? {})].join('\n');
     default: {
       const unreachable: never = widget;
       throw new Error(`unknown widget ${JSON.stringify(unreachable)}`);

@@ -13,6 +13,11 @@ import {
   type Credentials,
   type HealthResponse,
   type ImportRecallSetBody,
+  type ChangePasswordBody,
+  type DeleteAccountBody,
+  type ExportFormat,
+  type ImportPreview,
+  type ImportSourceBody,
   type RecallSetDetail,
   type RecallSetSummary,
   type SessionDetail,
@@ -21,6 +26,7 @@ import {
   type StudyPlanDetail,
   type StudyPlanImportBody,
   type StudyPlanList,
+  type SurveyList,
   type UpdateLearnerBody,
   type UpdateRecallSetBody,
 } from '@tutorloop/shared';
@@ -146,6 +152,32 @@ export function createHttpClient(options: HttpClientOptions) {
 
   const id = (value: string) => encodeURIComponent(value);
 
+  /** A file the server sends as an attachment, with the name it gives it. */
+  async function download(path: string): Promise<ApiResult<{ blob: Blob; filename: string }>> {
+    const token = options.getToken();
+    let response: Response;
+    try {
+      response = await fetchImplementation(`${baseUrl}${path}`, { headers: token ? { Authorization: `Bearer ${token}` } : {} });
+    } catch {
+      return { ok: false, error: { status: 0, code: 'network', message: 'Could not reach the server. Check your connection and try again.' } };
+    }
+    if (!response.ok) {
+      if (response.status === 401 && token) options.onUnauthorized?.();
+      const parsed = LenientApiErrorBody.safeParse(await response.json().catch(() => undefined));
+      return {
+        ok: false,
+        error: parsed.success
+          ? { status: response.status, code: parsed.data.error.code, message: parsed.data.error.message }
+          : { status: response.status, code: 'http_error', message: `The server answered ${response.status}.` },
+      };
+    }
+    const disposition = response.headers.get('content-disposition') ?? '';
+    const encoded = /filename\*=UTF-8''([^;]+)/i.exec(disposition)?.[1];
+    const plain = /filename="([^"]+)"/i.exec(disposition)?.[1];
+    const filename = encoded ? decodeURIComponent(encoded) : (plain ?? 'download');
+    return { ok: true, value: { blob: await response.blob(), filename } };
+  }
+
   return {
     health: () => request<HealthResponse>('GET', '/api/health', { authenticated: false }),
 
@@ -176,6 +208,21 @@ export function createHttpClient(options: HttpClientOptions) {
     createRecallSet: (body: CreateRecallSetBody) => request<RecallSetDetail>('POST', '/api/recall-sets', { body }),
     importRecallSet: (body: ImportRecallSetBody) =>
       request<RecallSetDetail>('POST', '/api/recall-sets/import', { body }),
+    /** What importing would create and skip, and why; nothing is stored (issue 18). */
+    previewImport: (body: ImportSourceBody) => request<ImportPreview>('POST', '/api/recall-sets/import/preview', { body }),
+    /** Creates the set a preview showed: Markdown, CSV, Anki text or an .apkg (base64). */
+    importFromSource: (body: ImportSourceBody) => request<RecallSetDetail>('POST', '/api/recall-sets/import/file', { body }),
+    /** A set as CSV or Anki text, ready to save. */
+    exportRecallSet: (recallSetId: string, format: ExportFormat) => download(`/api/recall-sets/${id(recallSetId)}/export?format=${format}`),
+
+    /** A new password (the current one required); every other device is signed out, this one gets a new token. */
+    changePassword: (body: ChangePasswordBody) => request<AuthResponse>('POST', '/api/me/password', { body }),
+    /** Refuses every token issued so far, this one included. */
+    signOutEverywhere: () => request<void>('POST', '/api/me/sign-out-everywhere'),
+    /** Everything the server keeps about the learner, as a JSON file. */
+    exportMyData: () => download('/api/me/export'),
+    /** Deletes the account and all its data once the username is typed. */
+    deleteAccount: (body: DeleteAccountBody) => request<void>('DELETE', '/api/me', { body }),
     updateRecallSet: (recallSetId: string, body: UpdateRecallSetBody) =>
       request<RecallSetDetail>('PUT', `/api/recall-sets/${id(recallSetId)}`, { body }),
     deleteRecallSet: (recallSetId: string) => request<void>('DELETE', `/api/recall-sets/${id(recallSetId)}`),
@@ -194,6 +241,7 @@ export function createHttpClient(options: HttpClientOptions) {
       request<StudyPlanDetail>('PUT', `/api/study-plans/${id(studyPlanId)}`, { body }),
     deleteStudyPlan: (studyPlanId: string) => request<void>('DELETE', `/api/study-plans/${id(studyPlanId)}`),
 
+    listSurveys: () => request<SurveyList>('GET', '/api/surveys'),
     createSession: (body: CreateSessionBody) => request<{ sessionId: string }>('POST', '/api/sessions', { body }),
     listSessions: () => request<{ sessions: SessionListItem[] }>('GET', '/api/sessions'),
     getSession: (sessionId: string) => request<SessionDetail>('GET', `/api/sessions/${id(sessionId)}`),

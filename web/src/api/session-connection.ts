@@ -19,6 +19,10 @@ export interface SessionConnection {
   answerWidget(widget: Widget, response: WidgetAnswer): boolean;
   exitRabbithole(): boolean;
   endSession(): boolean;
+  /** Stops the reply being produced; the text so far stays, marked stopped. */
+  stopReply(): boolean;
+  /** Produces the last tutor reply again; it replaces the old one when it arrives. */
+  retryReply(messageId: string): boolean;
   close(): void;
 }
 
@@ -70,6 +74,12 @@ export function connectSession(options: SessionConnectionOptions): SessionConnec
     },
     endSession() {
       return socket.endSession();
+    },
+    stopReply() {
+      return socket.stopReply();
+    },
+    retryReply(messageId) {
+      return socket.retryReply(messageId);
     },
     close() {
       socket.close();

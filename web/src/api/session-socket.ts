@@ -71,6 +71,10 @@ export interface SessionSocket {
   sendRabbithole(payload: Extract<ClientMessage, { type: 'rabbithole' }>['payload']): boolean;
   /** Ends the session early. Returns false when not connected. */
   endSession(): boolean;
+  /** Stops the reply being produced (SPEC §5). Returns false when not connected. */
+  stopReply(): boolean;
+  /** Produces the last tutor reply again (SPEC §5). Returns false when not connected. */
+  retryReply(messageId: string): boolean;
   /** Closes for good; no reconnect. */
   close(): void;
   readonly status: ConnectionStatus;
@@ -225,6 +229,12 @@ export function createSessionSocket(options: SessionSocketOptions): SessionSocke
     },
     endSession() {
       return sendFrame({ type: 'end_session', payload: {} });
+    },
+    stopReply() {
+      return sendFrame({ type: 'stop', payload: {} });
+    },
+    retryReply(messageId) {
+      return sendFrame({ type: 'retry', payload: { messageId } });
     },
     close() {
       if (closedForGood) return;

@@ -1,5 +1,6 @@
 import { Limits } from '@tutorloop/shared';
-import { useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useId, useRef, type FormEvent, type KeyboardEvent } from 'react';
+import { useDraft } from '../hooks/use-draft';
 
 export interface ComposerProps {
   /** Why sending is not possible right now, or null when it is. Typing is always allowed. */
@@ -11,7 +12,8 @@ export interface ComposerProps {
 
 /** The chat input: Enter sends, Shift+Enter makes a new line. */
 export function Composer({ blockedReason, note, onSend }: ComposerProps) {
-  const [text, setText] = useState('');
+  // Kept per session in localStorage until sent (issue 18: nothing typed is lost).
+  const [text, setText] = useDraft('composer', '');
   const inputId = useId();
   const hintId = useId();
   const inputRef = useRef<HTMLTextAreaElement>(null);

@@ -1,15 +1,11 @@
-import { providerLabels, type ProviderName } from '@tutorloop/shared';
 import { useAuth } from '../hooks/use-auth';
 import { useHealth } from '../hooks/use-health';
 import { useRoute } from '../hooks/use-route';
+import { ProviderBadge } from './provider-explanation';
 import { signOut } from '../services';
 import type { Route } from '../store/router-store';
 
-const offlineExplanation = 'No API key is set: a local deterministic tutor is answering';
-/** The provider (shared/src/providers.ts) that gets the offline badge. */
-const offlineProvider = 'offline' satisfies ProviderName;
-
-type Section = 'sets' | 'plans' | 'assessments' | 'settings';
+type Section = 'sets' | 'plans' | 'assessments' | 'reflect' | 'settings';
 
 /** Which header link the page belongs to (a set's page and editor are under "Recall sets"). */
 function sectionOf(route: Route): Section | null {
@@ -28,9 +24,13 @@ function sectionOf(route: Route): Section | null {
       return 'plans';
     case 'assessments':
       return 'assessments';
+    case 'reflect':
+      return 'reflect';
     case 'settings':
       return 'settings';
     case 'login':
+    case 'welcome':
+    case 'account':
     case 'session':
     case 'not-found':
       return null;
@@ -47,12 +47,14 @@ const links: Array<{ section: Section; href: string; label: string }> = [
   { section: 'sets', href: '#/sets', label: 'Recall sets' },
   { section: 'plans', href: '#/study-plans', label: 'Study plans' },
   { section: 'assessments', href: '#/assessments', label: 'Assessments' },
+  { section: 'reflect', href: '#/reflect', label: 'Reflect' },
   { section: 'settings', href: '#/settings', label: 'Settings' },
 ];
 
 /** App name, the main links, the tutor's badge (offline, or the model provider), and who is signed in. */
 export function Header() {
-  const current = sectionOf(useRoute());
+  const route = useRoute();
+  const current = sectionOf(route);
   const learner = useAuth((state) => state.learner);
   const token = useAuth((state) => state.token);
   const tutor = useHealth((state) => state.tutor);
@@ -67,27 +69,8 @@ export function Header() {
           </svg>
           tutorloop
         </a>
-        {tutor === offlineProvider ? (
-          <>
-            <span
-              className="badge badge-offline"
-              title={offlineExplanation}
-              tabIndex={0}
-              aria-describedby="offline-badge-explanation"
-              data-testid="offline-badge"
-            >
-              Offline tutor
-            </span>
-            <span id="offline-badge-explanation" hidden>
-              {offlineExplanation}
-            </span>
-          </>
-        ) : tutor ? (
-          // A model provider: name it, so a server on Ollama or vLLM is told apart from Anthropic.
-          <span className="badge" title={`Replies come from the ${providerLabels[tutor]} model provider`} data-testid="provider-badge">
-            {providerLabels[tutor]} tutor
-          </span>
-        ) : null}
+        {/* The tutor's badge opens what it can and cannot do, and how to connect a model (issue 18). */}
+        {tutor ? <ProviderBadge tutor={tutor} /> : null}
         {token ? (
           <nav className="main-nav" aria-label="Main">
             <ul>
@@ -109,10 +92,12 @@ export function Header() {
         {token ? (
           <div className="header-account">
             {learner ? (
-              <span className="username">
+              // The username opens the account page (password, sign out everywhere, export, delete).
+              <a className="username" href="#/account" title="Your account" aria-current={route.name === 'account' ? 'page' : undefined}>
                 <span className="visually-hidden">Signed in as </span>
                 <span data-testid="username">{learner.username}</span>
-              </span>
+                <span className="visually-hidden">: account</span>
+              </a>
             ) : null}
             <button type="button" className="button subtle" onClick={signOut}>
               Sign out

@@ -3,6 +3,7 @@ import { useLayoutEffect, useMemo, useRef } from 'react';
 import type { StreamingMessage, TranscriptMessage } from '../store/session-store';
 import type { WidgetAnswerByKind } from '../widgets/widget-types';
 import { PendingWidget, WidgetAnswerView, WidgetPromptView } from '../widgets/widget-view';
+import { CopyButton } from './copy-button';
 import { Markdown } from './markdown';
 
 export interface TranscriptProps {
@@ -12,6 +13,11 @@ export interface TranscriptProps {
   pendingWidget: Widget | null;
   widgetDisabled: boolean;
   onWidgetSubmit?(widget: Widget, response: WidgetAnswerByKind[WidgetKind]): void;
+  /** Shown while a reply is being produced: stops it (SPEC §5 `stop`). */
+  onStop?(): void;
+  /** The tutor reply that may be produced again, and how (SPEC §5 `retry`). */
+  retryMessageId?: string | null;
+  onRetry?(messageId: string): void;
 }
 
 /** How close to the bottom (px) still counts as "reading the latest", so new text scrolls into view. */
@@ -21,7 +27,7 @@ const stickThreshold = 96;
  * The conversation: learner on the right, tutor on the left (Markdown), the reply being
  * streamed, the typing indicator, and the pending widget inline at the bottom.
  */
-export function Transcript({ messages, streaming, typing, pendingWidget, widgetDisabled, onWidgetSubmit }: TranscriptProps) {
+export function Transcript({ messages, streaming, typing, pendingWidget, widgetDisabled, onWidgetSubmit, onStop, retryMessageId = null, onRetry }: TranscriptProps) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const stickToBottom = useRef(true);
 
@@ -48,30 +54,43 @@ export function Transcript({ messages, streaming, typing, pendingWidget, widgetD
   }
 
   return (
-    <div className="transcript" ref={scrollRef} onScroll={handleScroll} data-testid="transcript">
-      {/* role=log announces each new message once; the streaming bubble is aria-busy until final. */}
-      <ol className="messages" role="log" aria-label="Conversation" aria-relevant="additions">
-        {messages.map((message) => (
-          <MessageBubble
-            key={message.id}
-            message={message}
-            pendingWidgetId={pendingWidget?.widgetId ?? null}
-            widgetsById={widgetsById}
-            answersByWidgetId={answersByWidgetId}
-          />
-        ))}
-        {streaming ? (
-          <li
-            key={`streaming-${streaming.messageId}`}
-            className="message tutor streaming"
-            aria-busy="true"
-            data-testid="tutor-message-streaming"
-          >
-            <span className="visually-hidden">Tutor: </span>
-            <Markdown text={streaming.content} />
-          </li>
-        ) : null}
-      </ol>
+    // Focusable, so the conversation scrolls by keyboard even when it holds no link or widget (axe).
+    <div
+      className="transcript"
+      ref={scrollRef}
+      onScroll={handleScroll}
+      data-testid="transcript"
+      tabIndex={0}
+      role="region"
+      aria-label="Conversation history"
+    >
+      {/* role=log announces each new message once; the streaming bubble is aria-busy until final.
+          The log wraps the list, so the messages stay list items (axe: listitem). */}
+      <div role="log" aria-label="Conversation" aria-relevant="additions">
+        <ol className="messages">
+          {messages.map((message) => (
+            <MessageBubble
+              key={message.id}
+              message={message}
+              pendingWidgetId={pendingWidget?.widgetId ?? null}
+              widgetsById={widgetsById}
+              answersByWidgetId={answersByWidgetId}
+              {...(onRetry && message.id === retryMessageId ? { onRetry: () => onRetry(message.id) } : {})}
+            />
+          ))}
+          {streaming ? (
+            <li
+              key={`streaming-${streaming.messageId}`}
+              className="message tutor streaming"
+              aria-busy="true"
+              data-testid="tutor-message-streaming"
+            >
+              <span className="visually-hidden">Tutor: </span>
+              <Markdown text={streaming.content} />
+            </li>
+          ) : null}
+        </ol>
+      </div>
       <div className="typing-slot" role="status">
         {typing ? (
           <span className="typing-indicator" data-testid="typing-indicator">
@@ -82,6 +101,11 @@ export function Transcript({ messages, streaming, typing, pendingWidget, widgetD
             </span>
             Tutor is typing…
           </span>
+        ) : null}
+        {onStop && (typing || streaming) ? (
+          <button type="button" className="button subtle stop-reply" onClick={onStop} data-testid="stop-reply">
+            Stop
+          </button>
         ) : null}
       </div>
       {pendingWidget && onWidgetSubmit ? (
@@ -100,11 +124,13 @@ function MessageBubble({
   pendingWidgetId,
   widgetsById,
   answersByWidgetId,
+  onRetry,
 }: {
   message: TranscriptMessage;
   pendingWidgetId: string | null;
   widgetsById: Map<string, Widget>;
   answersByWidgetId: Map<string, WidgetAnswer>;
+  onRetry?: () => void;
 }) {
   if (message.role === 'learner') {
     const answer = message.widgetAnswer;
@@ -118,19 +144,40 @@ function MessageBubble({
         {answer ? (
           <WidgetAnswerView widget={widgetsById.get(answer.widgetId) ?? null} answer={answer.response} />
         ) : (
-          <p className="plain-text">{message.content}</p>
+          // Markdown and math for the learner too, sanitised like the tutor's (issue 18).
+          <Markdown text={message.content} />
         )}
+        {!answer && message.content.trim() ? (
+          <div className="message-actions">
+            <CopyButton text={message.content} label="Copy your message" />
+          </div>
+        ) : null}
       </li>
     );
   }
   // The pending widget is shown live at the bottom; its read-only copy would duplicate it.
   const widget = message.widget && message.widget.widgetId !== pendingWidgetId ? message.widget : null;
-  if (!message.content.trim() && !widget) return null;
+  if (!message.content.trim() && !widget && !message.stopped) return null;
   return (
-    <li className="message tutor" data-testid="tutor-message">
+    <li className={message.stopped ? 'message tutor stopped' : 'message tutor'} data-testid="tutor-message" data-stopped={message.stopped ? 'true' : undefined}>
       <span className="visually-hidden">Tutor: </span>
       {message.content.trim() ? <Markdown text={message.content} /> : null}
       {widget ? <WidgetPromptView widget={widget} answer={answersByWidgetId.get(widget.widgetId) ?? null} /> : null}
+      {message.stopped || message.content.trim() || onRetry ? (
+        <div className="message-actions">
+          {message.stopped ? (
+            <span className="message-stopped" data-testid="stopped-marker">
+              Stopped
+            </span>
+          ) : null}
+          {message.content.trim() ? <CopyButton text={message.content} label="Copy the tutor’s reply" /> : null}
+          {onRetry ? (
+            <button type="button" className="message-action" onClick={onRetry} aria-label="Produce this reply again" data-testid="retry-reply">
+              Retry
+            </button>
+          ) : null}
+        </div>
+      ) : null}
     </li>
   );
 }

@@ -3,6 +3,14 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useDocumentTitle } from '../hooks/use-document-title';
 import { navigate } from '../hooks/use-route';
 import { http } from '../services';
+import {
+  fieldErrorsFromIssues,
+  fieldErrorsFromServer,
+  firstErrorField,
+  formField,
+  type FieldErrors,
+  type FieldIssue,
+} from '../store/form-errors';
 
 interface PointDraft {
   /** React key; stable while editing. */
@@ -19,13 +27,24 @@ function newDraft(fields: Partial<Omit<PointDraft, 'key'>> = {}): PointDraft {
   return { key: `point-${nextKey}`, content: '', context: '', ...fields };
 }
 
-/** "points.1.content: …" → "Point 2: …", so a validation message names what to fix. */
-function describeIssue(issue: { path: PropertyKey[]; message: string }): string {
-  const [field, index] = issue.path;
-  if (field === 'points' && typeof index === 'number') return `Point ${index + 1}: ${issue.message}`;
-  if (field === 'name') return `Name: ${issue.message}`;
-  if (field === 'description') return `Description: ${issue.message}`;
-  return issue.message;
+/** The element id of a field, which is also its key in the errors: `set-name`, `point-3-content`. */
+function fieldIdOf(points: readonly PointDraft[], path: ReadonlyArray<PropertyKey>): string | null {
+  const [field, index, part] = path;
+  if (field === 'name') return 'set-name';
+  if (field === 'description') return 'set-description';
+  if (field === 'points' && typeof index === 'number' && points[index]) {
+    return `${points[index].key}-${part === 'context' ? 'context' : 'content'}`;
+  }
+  return null;
+}
+
+/** What each field is called in the summary above the Save button. */
+function fieldLabel(points: readonly PointDraft[], fieldId: string): string {
+  if (fieldId === 'set-name') return 'Name';
+  if (fieldId === 'set-description') return 'Description';
+  const index = points.findIndex((point) => fieldId.startsWith(`${point.key}-`));
+  if (index < 0) return '';
+  return fieldId.endsWith('-context') ? `Point ${index + 1}, context` : `Point ${index + 1}`;
 }
 
 /** Creates a recall set (no `recallSetId`) or edits one. */
@@ -36,7 +55,8 @@ export function RecallSetEditorPage({ recallSetId }: { recallSetId?: string }) {
   const [points, setPoints] = useState<PointDraft[]>(() => (editing ? [] : [newDraft()]));
   const [loading, setLoading] = useState(editing);
   const [loadError, setLoadError] = useState<string | null>(null);
-  const [errors, setErrors] = useState<string[]>([]);
+  // One plain message per field, shown under it (issue 18: clear errors, nothing dropped).
+  const [errors, setErrors] = useState<FieldErrors>({});
   const [saving, setSaving] = useState(false);
   const focusPointKey = useRef<string | null>(null);
   useDocumentTitle(editing ? 'Edit recall set' : 'New recall set');
@@ -82,15 +102,33 @@ export function RecallSetEditorPage({ recallSetId }: { recallSetId?: string }) {
 
   function removePoint(key: string) {
     setPoints((current) => current.filter((point) => point.key !== key));
+    setErrors((current) => Object.fromEntries(Object.entries(current).filter(([fieldId]) => !fieldId.startsWith(`${key}-`))));
+  }
+
+  function show(issues: FieldErrors) {
+    // A blank point is flagged where it is, never dropped silently.
+    const worded = Object.fromEntries(
+      Object.entries(issues).map(([field, message]) => [
+        field,
+        field.endsWith('-content') && message === 'This cannot be empty.' ? 'This point is empty: write it, or remove the row.' : message,
+      ]),
+    );
+    setErrors(worded);
+    const order = ['set-name', 'set-description', ...points.flatMap((point) => [`${point.key}-content`, `${point.key}-context`])];
+    const first = firstErrorField(worded, order);
+    if (first && first !== formField) document.getElementById(first)?.focus();
+  }
+
+  function clearError(fieldId: string) {
+    if (errors[fieldId] === undefined) return;
+    setErrors(({ [fieldId]: _removed, ...rest }) => rest);
   }
 
   async function handleSubmit(event: FormEvent) {
     event.preventDefault();
     if (saving) return;
-    const pointInputs: RecallPointInput[] = points
-      // An untouched empty row is not a point.
-      .filter((point) => point.content.trim() || point.context.trim())
-      .map((point) => ({
+    // Every row is sent, so a blank one comes back as a problem of that row.
+    const pointInputs: RecallPointInput[] = points.map((point) => ({
         ...(point.id !== undefined && { id: point.id }),
         content: point.content.trim(),
         ...(point.context.trim() && { context: point.context.trim() }),
@@ -102,18 +140,19 @@ export function RecallSetEditorPage({ recallSetId }: { recallSetId?: string }) {
     };
     // The shared schema gives the same messages as the server, without the round trip.
     const checked = UpdateRecallSetBody.required({ name: true }).safeParse(body);
+    const fieldOf = (path: ReadonlyArray<PropertyKey>) => fieldIdOf(points, path);
     if (!checked.success) {
-      setErrors(checked.error.issues.map(describeIssue));
+      show(fieldErrorsFromIssues(checked.error.issues as FieldIssue[], fieldOf));
       return;
     }
-    setErrors([]);
+    setErrors({});
     setSaving(true);
     const result = recallSetId
       ? await http.updateRecallSet(recallSetId, body)
       : await http.createRecallSet({ ...body, points: pointInputs.map(({ content, context }) => ({ content, ...(context && { context }) })) });
     setSaving(false);
     if (!result.ok) {
-      setErrors([result.error.message]);
+      show(fieldErrorsFromServer(result.error, fieldOf));
       return;
     }
     navigate({ name: 'sets' });
@@ -150,9 +189,14 @@ export function RecallSetEditorPage({ recallSetId }: { recallSetId?: string }) {
             className="input"
             value={name}
             maxLength={Limits.setNameMaxLength}
-            onChange={(event) => setName(event.target.value)}
+            onChange={(event) => {
+              setName(event.target.value);
+              clearError('set-name');
+            }}
             required
+            {...errorProps(errors, 'set-name')}
           />
+          <FieldError errors={errors} fieldId="set-name" />
         </div>
         <div className="field">
           <label htmlFor="set-description">Description</label>
@@ -162,8 +206,13 @@ export function RecallSetEditorPage({ recallSetId }: { recallSetId?: string }) {
             rows={2}
             value={description}
             maxLength={Limits.setDescriptionMaxLength}
-            onChange={(event) => setDescription(event.target.value)}
+            onChange={(event) => {
+              setDescription(event.target.value);
+              clearError('set-description');
+            }}
+            {...errorProps(errors, 'set-description')}
           />
+          <FieldError errors={errors} fieldId="set-description" />
         </div>
       </div>
 
@@ -187,8 +236,13 @@ export function RecallSetEditorPage({ recallSetId }: { recallSetId?: string }) {
                   rows={2}
                   value={point.content}
                   maxLength={Limits.pointContentMaxLength}
-                  onChange={(event) => updatePoint(point.key, { content: event.target.value })}
+                  onChange={(event) => {
+                    updatePoint(point.key, { content: event.target.value });
+                    clearError(`${point.key}-content`);
+                  }}
+                  {...errorProps(errors, `${point.key}-content`)}
                 />
+                <FieldError errors={errors} fieldId={`${point.key}-content`} />
               </div>
               <div className="field">
                 <label htmlFor={`${point.key}-context`}>
@@ -199,8 +253,13 @@ export function RecallSetEditorPage({ recallSetId }: { recallSetId?: string }) {
                   className="input"
                   value={point.context}
                   maxLength={Limits.pointContextMaxLength}
-                  onChange={(event) => updatePoint(point.key, { context: event.target.value })}
+                  onChange={(event) => {
+                    updatePoint(point.key, { context: event.target.value });
+                    clearError(`${point.key}-context`);
+                  }}
+                  {...errorProps(errors, `${point.key}-context`)}
                 />
+                <FieldError errors={errors} fieldId={`${point.key}-context`} />
               </div>
               <button
                 type="button"
@@ -218,17 +277,29 @@ export function RecallSetEditorPage({ recallSetId }: { recallSetId?: string }) {
         Add point
       </button>
 
-      {errors.length > 0 ? (
+      {Object.keys(errors).length > 0 ? (
+        // The summary beside Save; each message also stands under its field.
         <div className="form-error" role="alert" data-testid="editor-errors">
-          {errors.length === 1 ? (
-            <p>{errors[0]}</p>
-          ) : (
-            <ul>
-              {errors.map((message, index) => (
-                <li key={index}>{message}</li>
-              ))}
-            </ul>
-          )}
+          <p>{Object.keys(errors).length === 1 ? 'One thing to fix before saving:' : `${Object.keys(errors).length} things to fix before saving:`}</p>
+          <ul>
+            {Object.entries(errors).map(([fieldId, message]) => (
+              <li key={fieldId}>
+                {fieldId === formField ? (
+                  message
+                ) : (
+                  <a
+                    href={`#${fieldId}`}
+                    onClick={(event) => {
+                      event.preventDefault();
+                      document.getElementById(fieldId)?.focus();
+                    }}
+                  >
+                    {fieldLabel(points, fieldId)}: {message}
+                  </a>
+                )}
+              </li>
+            ))}
+          </ul>
         </div>
       ) : null}
 
@@ -241,5 +312,21 @@ export function RecallSetEditorPage({ recallSetId }: { recallSetId?: string }) {
         </button>
       </div>
     </form>
+  );
+}
+
+/** `aria-invalid` and the error's id for a field with a problem. */
+function errorProps(errors: FieldErrors, fieldId: string) {
+  return errors[fieldId] === undefined ? {} : { 'aria-invalid': true, 'aria-describedby': `${fieldId}-error` };
+}
+
+/** The field's problem in plain words, right under it. */
+function FieldError({ errors, fieldId }: { errors: FieldErrors; fieldId: string }) {
+  const message = errors[fieldId];
+  if (message === undefined) return null;
+  return (
+    <p id={`${fieldId}-error`} className="field-error" data-testid="field-error">
+      {message}
+    </p>
   );
 }

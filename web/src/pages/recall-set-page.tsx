@@ -1,4 +1,5 @@
 import { useEffect, useMemo } from 'react';
+import { ExportSetButtons } from '../components/export-set-menu';
 import { ForecastPanel } from '../components/forecast-panel';
 import { ScheduleTable } from '../components/schedule-table';
 import { useDocumentTitle } from '../hooks/use-document-title';
@@ -57,17 +58,24 @@ export function RecallSetPage({ recallSetId }: { recallSetId: string }) {
             >
               Edit
             </button>
+            <ExportSetButtons recallSetId={recallSetId} />
             <button
               type="button"
               className="button primary"
               onClick={() => void session.start({ type: 'recall', recallSetId })}
               disabled={session.busy || recallSet.points.length === 0}
               aria-busy={session.busy}
-              aria-describedby={earlyReview ? 'early-review-note' : undefined}
+              aria-describedby={earlyReview ? 'early-review-note' : recallSet.points.length === 0 ? 'no-points-note' : undefined}
             >
               {earlyReview ? 'Review early' : 'Start session'}
             </button>
           </div>
+        ) : null}
+        {recallSet && recallSet.points.length === 0 ? (
+          // A disabled button says why (issue 18).
+          <p id="no-points-note" className="disabled-reason" data-testid="start-disabled-reason">
+            This set has no points yet. Add one with Edit to start a session.
+          </p>
         ) : null}
       </div>
 

@@ -77,6 +77,9 @@ export function RecallSetsPage() {
             A recall set is a topic and the points you want to remember about it. Create one, or import a Markdown or
             CSV list.
           </p>
+          <p>
+            New here? <a href="#/welcome">Try a sample set</a> first: three points, about two minutes.
+          </p>
         </div>
       ) : null}
 
@@ -97,6 +100,12 @@ export function RecallSetsPage() {
                   </a>
                 </h2>
                 {recallSet.description ? <p className="set-description">{recallSet.description}</p> : null}
+                {recallSet.pointCount === 0 ? (
+                  // A disabled button says why (issue 18).
+                  <p id={`set-no-points-${recallSet.id}`} className="disabled-reason" data-testid="start-disabled-reason">
+                    No points yet: add one with Edit to start a session.
+                  </p>
+                ) : null}
                 <p className="set-meta">
                   <span data-testid="point-count">{plural(recallSet.pointCount, 'point', 'points')}</span>
                   <span aria-hidden="true"> · </span>
@@ -116,6 +125,7 @@ export function RecallSetsPage() {
                   onClick={() => void startSession(recallSet)}
                   disabled={startingId !== null || recallSet.pointCount === 0}
                   aria-busy={startingId === recallSet.id}
+                  aria-describedby={recallSet.pointCount === 0 ? `set-no-points-${recallSet.id}` : undefined}
                 >
                   Start session
                 </button>

@@ -7,8 +7,10 @@ import { CompletionScreen } from '../components/completion-screen';
 import { Composer } from '../components/composer';
 import { ConfirmDialog } from '../components/confirm-dialog';
 import { LearningBar, LearningRail } from '../components/learning-rail';
+import { ReflectionSummary } from '../components/reflection-summary';
 import { Transcript } from '../components/transcript';
 import { useDocumentTitle } from '../hooks/use-document-title';
+import { DraftScope } from '../hooks/use-draft';
 import { useMediaQuery } from '../hooks/use-media-query';
 import { navigate } from '../hooks/use-route';
 import { useSessionConnection, useSessionView } from '../hooks/use-session';
@@ -17,12 +19,23 @@ import {
   selectAssessmentProgress,
   selectFinished,
   selectLearningProgress,
+  selectCanStop,
   selectProgressLabel,
   selectReplying,
+  selectRetryableMessageId,
 } from '../store/session-store';
 
-/** One session: the chat, the pending widget, progress, and the completion screen at the end. */
+/** One session; what the learner is typing there is kept as drafts of this session (issue 18). */
 export default function SessionPage({ sessionId }: { sessionId: string }) {
+  return (
+    <DraftScope scope={sessionId}>
+      <SessionView sessionId={sessionId} />
+    </DraftScope>
+  );
+}
+
+/** The chat, the pending widget, progress, and the completion screen at the end. */
+function SessionView({ sessionId }: { sessionId: string }) {
   const connection = useSessionConnection(sessionId);
   const status = useSessionView((view) => view.connection);
   const closeReason = useSessionView((view) => view.closeReason);
@@ -41,11 +54,16 @@ export default function SessionPage({ sessionId }: { sessionId: string }) {
     view.state && view.state.totalPoints > 0 ? view.state.recalledCount / view.state.totalPoints : 0,
   );
   const replying = useSessionView(selectReplying);
+  const canStop = useSessionView(selectCanStop);
+  const retryMessageId = useSessionView(selectRetryableMessageId);
   const finished = useSessionView(selectFinished);
   const isAssessment = useSessionView((view) => view.state?.type === 'assessment');
   const assessment = useSessionView(selectAssessmentProgress);
   const learning = useSessionView(selectLearningProgress);
   const isLearning = useSessionView((view) => view.state?.type === 'learning');
+  const sessionType = useSessionView((view) => view.state?.type ?? null);
+  // A survey's optional question may be skipped (SPEC §4.5): the server reads the chat `skip`.
+  const canSkip = useSessionView((view) => view.state?.type === 'survey' && view.state.survey?.required === false && view.pendingWidget !== null);
   // Wide screens show the plan's steps beside the conversation; narrow ones fold them above it.
   const wideRail = useMediaQuery('(min-width: 1100px)');
   const [followUp, setFollowUp] = useState(false);
@@ -131,7 +149,9 @@ export default function SessionPage({ sessionId }: { sessionId: string }) {
   if (summary) {
     return (
       <div className="page narrow">
-        {isAssessmentSummary ? (
+        {summary.thought || summary.survey ? (
+          <ReflectionSummary summary={summary} onBack={() => navigate({ name: 'reflect' })} />
+        ) : isAssessmentSummary ? (
           <AssessmentResults
             summary={summary}
             retakeBusy={review.busy}
@@ -203,7 +223,17 @@ export default function SessionPage({ sessionId }: { sessionId: string }) {
         // Past the deadline the server no longer takes answers; it is finishing the assessment.
         widgetDisabled={!open || timeUp}
         onWidgetSubmit={handleWidgetSubmit}
+        {...(canStop && open ? { onStop: () => connection?.stopReply() } : {})}
+        retryMessageId={open ? retryMessageId : null}
+        onRetry={(messageId) => connection?.retryReply(messageId)}
       />
+      {canSkip ? (
+        <div className="actions">
+          <button type="button" className="button subtle" data-testid="skip-question" disabled={!open} onClick={() => connection?.sendChat('skip')}>
+            Skip this question
+          </button>
+        </div>
+      ) : null}
       <Composer
         blockedReason={blockedReason}
         note={status === 'reconnecting' ? 'Messages are sent when the connection is back.' : null}
@@ -218,7 +248,7 @@ export default function SessionPage({ sessionId }: { sessionId: string }) {
         <div className="session-bar-inner">
           <div className="session-title-group">
             <h1 className="session-title" tabIndex={-1}>
-              {title ?? (isAssessment ? 'Assessment' : isLearning ? 'Learning session' : 'Recall session')}
+              {title ?? (isAssessment ? 'Assessment' : isLearning ? 'Learning session' : sessionType === 'survey' ? 'Survey' : sessionType === 'thought' ? 'Thinking it through' : 'Recall session')}
             </h1>
             {learning ? <LearningBar progress={learning} /> : null}
             {assessment ? (
@@ -304,6 +334,10 @@ export default function SessionPage({ sessionId }: { sessionId: string }) {
             <p>Items you have not answered score zero. Your results are shown right away.</p>
           ) : isLearning ? (
             <p>You see a summary of the steps you covered. You can start the plan again at any time.</p>
+          ) : sessionType === 'thought' ? (
+            <p>You get a summary of where your thinking went.</p>
+          ) : sessionType === 'survey' ? (
+            <p>The answers you gave so far are kept; the questions left stay unanswered.</p>
           ) : (
             <p>Points you have not recalled yet will come back for review soon.</p>
           )}

@@ -3,6 +3,7 @@ import { createStore } from 'zustand/vanilla';
 /** Every screen of the app, as the hash router knows it. */
 export type Route =
   | { name: 'login' }
+  | { name: 'welcome' }
   | { name: 'sets' }
   | { name: 'set-new' }
   | { name: 'set-edit'; recallSetId: string }
@@ -10,6 +11,9 @@ export type Route =
   | { name: 'import' }
   | { name: 'assessments' }
   | { name: 'settings' }
+  | { name: 'account' }
+  /** Thought sessions and surveys (SPEC §4.5): nothing graded. */
+  | { name: 'reflect' }
   | { name: 'plans' }
   | { name: 'plan-new' }
   | { name: 'plan-import' }
@@ -38,9 +42,12 @@ export function parseRoute(hash: string): Route {
   const [first, second, third] = parts;
   if (parts.length === 0) return { name: 'sets' };
   if (first === 'login' && parts.length === 1) return { name: 'login' };
+  if (first === 'welcome' && parts.length === 1) return { name: 'welcome' };
   if (first === 'import' && parts.length === 1) return { name: 'import' };
   if (first === 'assessments' && parts.length === 1) return { name: 'assessments' };
   if (first === 'settings' && parts.length === 1) return { name: 'settings' };
+  if (first === 'account' && parts.length === 1) return { name: 'account' };
+  if (first === 'reflect' && parts.length === 1) return { name: 'reflect' };
   if (first === 'sets') {
     if (parts.length === 1) return { name: 'sets' };
     if (second === 'new' && parts.length === 2) return { name: 'set-new' };
@@ -63,6 +70,8 @@ export function routePath(route: Route): string {
   switch (route.name) {
     case 'login':
       return '/login';
+    case 'welcome':
+      return '/welcome';
     case 'sets':
       return '/sets';
     case 'set-new':
@@ -77,6 +86,10 @@ export function routePath(route: Route): string {
       return '/assessments';
     case 'settings':
       return '/settings';
+    case 'account':
+      return '/account';
+    case 'reflect':
+      return '/reflect';
     case 'plans':
       return '/study-plans';
     case 'plan-new':

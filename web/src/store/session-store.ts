@@ -25,6 +25,8 @@ export interface TranscriptMessage {
   widgetAnswer?: { widgetId: string; response: WidgetAnswer };
   /** Sent from this tab and not yet seen in a server history. */
   local?: boolean;
+  /** A tutor reply the learner stopped: its text is what was sent before the stop (SPEC §5). */
+  stopped?: boolean;
 }
 
 /** The tutor reply being streamed, assembled from `assistant_delta` events. */
@@ -101,6 +103,7 @@ function fromHistory(message: HistoryMessage): TranscriptMessage {
     ...(message.clientMessageId !== undefined && { clientMessageId: message.clientMessageId }),
     ...(message.widget !== undefined && { widget: message.widget }),
     ...(message.widgetAnswer !== undefined && { widgetAnswer: message.widgetAnswer }),
+    ...(message.stopped && { stopped: true }),
   };
 }
 
@@ -150,14 +153,17 @@ export function reduceServerEvent(
     }
 
     case 'assistant': {
-      const { messageId, message } = event.payload;
-      const existing = view.messages.findIndex((item) => item.id === messageId);
+      const { messageId, message, stopped, replaces } = event.payload;
+      // A retried reply takes the place of the one it replaces (SPEC §5); a widget that one handed out goes with it.
+      const existing = view.messages.findIndex((item) => item.id === messageId || (replaces !== undefined && item.id === replaces));
+      const previous = existing === -1 || replaces !== undefined ? undefined : view.messages[existing];
       const finalMessage: TranscriptMessage = {
-        ...(existing === -1 ? {} : view.messages[existing]),
+        ...previous,
         id: messageId,
         role: 'tutor',
         content: message,
-        createdAt: existing === -1 ? now().toISOString() : (view.messages[existing]?.createdAt ?? null),
+        createdAt: previous ? previous.createdAt : now().toISOString(),
+        ...(stopped && { stopped: true }),
       };
       const messages =
         existing === -1
@@ -291,10 +297,33 @@ export type SessionStore = ReturnType<typeof createSessionStore>;
 export function selectProgressLabel(view: SessionViewState): string | null {
   // Assessments count items and learning sessions steps, each in its own bar.
   if (!view.state || view.state.type === 'assessment' || view.state.type === 'learning') return null;
+  // A thought session has no checklist; a survey counts questions (SPEC §4.5).
+  if (view.state.type === 'thought') return null;
+  if (view.state.type === 'survey') return view.state.survey ? `Question ${view.state.survey.question} of ${view.state.survey.totalQuestions}` : null;
   return `${view.state.recalledCount} of ${view.state.totalPoints} recalled`;
 }
 
 /** True while the tutor is answering (typing indicator on, or text streaming). */
+/** Session types whose reply in flight can be stopped (SPEC §5 `stop`; others answer `nothing_to_stop`). */
+const stoppableTypes: ReadonlySet<string> = new Set(['recall', 'thought']);
+/** Session types whose last reply can be produced again (SPEC §5 `retry`). */
+const retryableTypes: ReadonlySet<string> = new Set(['recall']);
+
+/** Whether a Stop button belongs on the reply being produced now. */
+export function selectCanStop(view: SessionViewState): boolean {
+  return view.state !== null && stoppableTypes.has(view.state.type) && selectReplying(view) && !selectFinished(view);
+}
+
+/**
+ * The tutor reply a Retry button may produce again, or null: the last message, a tutor reply
+ * the server has stored, while nothing is being produced and the session runs.
+ */
+export function selectRetryableMessageId(view: SessionViewState): string | null {
+  if (view.state === null || !retryableTypes.has(view.state.type) || selectReplying(view) || selectFinished(view)) return null;
+  const last = view.messages.at(-1);
+  return last && last.role === 'tutor' && !last.local ? last.id : null;
+}
+
 export function selectReplying(view: SessionViewState): boolean {
   return view.typing || view.streaming !== null;
 }

@@ -1,7 +1,8 @@
 import { Limits, type CodeLanguage } from '@tutorloop/shared';
-import { lazy, Suspense, useId, useState, type ComponentType, type FormEvent } from 'react';
+import { lazy, Suspense, useId, useRef, type ComponentType, type FormEvent } from 'react';
 import { LoadBoundary } from '../components/load-boundary';
 import { Markdown } from '../components/markdown';
+import { useDraft } from '../hooks/use-draft';
 import { languageNames, loadLanguage } from './code-languages';
 import type { CodeMirrorEditorProps } from './code-mirror-editor';
 import type { WidgetAnswerProps, WidgetInputProps } from './widget-types';
@@ -30,7 +31,7 @@ const editors: Record<CodeLanguage, ComponentType<EditorProps>> = {
 const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.userAgent);
 
 /** The plain editor: shown while CodeMirror loads, and if it cannot load. Shares the same code. */
-function FallbackEditor({ value, onChange, label, describedBy, maxLength }: EditorProps) {
+function FallbackEditor({ value, onChange, label, describedBy, maxLength, autoFocus, onFocusChange }: EditorProps) {
   return (
     <textarea
       className="input code-input"
@@ -43,21 +44,33 @@ function FallbackEditor({ value, onChange, label, describedBy, maxLength }: Edit
       autoCapitalize="off"
       autoCorrect="off"
       onChange={(event) => onChange(event.target.value)}
+      autoFocus={autoFocus}
+      onFocus={() => onFocusChange?.(true)}
+      // Focus moving to another element is the learner's choice; the textarea being replaced
+      // by CodeMirror (no related target) keeps the focus for the editor.
+      onBlur={(event) => {
+        if (event.relatedTarget) onFocusChange?.(false);
+      }}
     />
   );
 }
 
 /** Code to run against tests on the server, in CodeMirror 6 (lazy-loaded). */
-export function CodeEditor({ widget, disabled, onSubmit }: WidgetInputProps<'code_editor'>) {
+export function CodeEditor({ widget, disabled, autoFocus, onSubmit }: WidgetInputProps<'code_editor'>) {
   const { prompt, language, starterCode } = widget.props;
-  const [code, setCode] = useState(starterCode ?? '');
+  // Kept per session until submitted, so a reload or a crashed tab loses nothing (issue 18).
+  const [code, setCode] = useDraft(`widget.${widget.widgetId}`, starterCode ?? '');
+  // The plain editor had the focus when CodeMirror replaced it: CodeMirror takes it over.
+  const fallbackFocused = useRef(false);
   const promptId = useId();
   const hintId = useId();
   const canSubmit = !disabled && code.trim().length > 0;
   const Editor = editors[language];
 
   function submit() {
-    if (canSubmit) onSubmit({ code, language });
+    if (!canSubmit) return;
+    onSubmit({ code, language });
+    setCode(starterCode ?? '');
   }
 
   function handleSubmit(event: FormEvent) {
@@ -72,6 +85,10 @@ export function CodeEditor({ widget, disabled, onSubmit }: WidgetInputProps<'cod
     describedBy: hintId,
     maxLength: Limits.codeMaxLength,
     onSubmitShortcut: submit,
+    autoFocus: autoFocus === true || fallbackFocused.current,
+    onFocusChange: (focused) => {
+      fallbackFocused.current = focused;
+    },
   };
 
   return (

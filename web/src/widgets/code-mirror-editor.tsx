@@ -17,6 +17,10 @@ export interface CodeMirrorEditorProps {
   maxLength: number;
   /** Ctrl/⌘+Enter. */
   onSubmitShortcut?(): void;
+  /** Take the focus on mount (the widget is the next thing to do, or the plain editor had it). */
+  autoFocus?: boolean;
+  /** The plain editor shown while this one loads reports its focus here. */
+  onFocusChange?(focused: boolean): void;
 }
 
 // No autocompletion: it would hint during an assessment, and a popup would swallow Enter.
@@ -42,6 +46,7 @@ export default function CodeMirrorEditor({
   describedBy,
   maxLength,
   onSubmitShortcut,
+  autoFocus,
 }: CodeMirrorEditorProps) {
   const dark = useMediaQuery('(prefers-color-scheme: dark)');
   // The keymap is built once; it calls the latest handler through this ref.
@@ -91,6 +96,7 @@ export default function CodeMirrorEditor({
       theme={dark ? 'dark' : 'light'}
       minHeight="12rem"
       maxHeight="28rem"
+      autoFocus={autoFocus}
     />
   );
 }

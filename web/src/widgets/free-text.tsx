@@ -1,10 +1,12 @@
-import { useId, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useId, type FormEvent, type KeyboardEvent } from 'react';
 import { Markdown } from '../components/markdown';
+import { useDraft } from '../hooks/use-draft';
 import type { WidgetAnswerProps, WidgetInputProps } from './widget-types';
 
 /** A written answer with a live character count; the widget's `maxLength` is enforced. */
-export function FreeText({ widget, disabled, onSubmit }: WidgetInputProps<'free_text'>) {
-  const [text, setText] = useState('');
+export function FreeText({ widget, disabled, autoFocus, onSubmit }: WidgetInputProps<'free_text'>) {
+  // Kept per session until submitted, so a reload or a crashed tab loses nothing (issue 18).
+  const [text, setText] = useDraft(`widget.${widget.widgetId}`, '');
   const promptId = useId();
   const inputId = useId();
   const countId = useId();
@@ -13,7 +15,9 @@ export function FreeText({ widget, disabled, onSubmit }: WidgetInputProps<'free_
 
   function handleSubmit(event?: FormEvent) {
     event?.preventDefault();
-    if (canSubmit) onSubmit({ text });
+    if (!canSubmit) return;
+    onSubmit({ text });
+    setText('');
   }
 
   function handleKeyDown(event: KeyboardEvent<HTMLTextAreaElement>) {
@@ -43,6 +47,7 @@ export function FreeText({ widget, disabled, onSubmit }: WidgetInputProps<'free_
         aria-describedby={countId}
         onChange={(event) => setText(event.target.value.slice(0, maxLength))}
         onKeyDown={handleKeyDown}
+        autoFocus={autoFocus}
       />
       <div className="widget-actions">
         <span id={countId} className="char-count" data-testid="char-count">

@@ -10,7 +10,7 @@ function selectedIndexOf(answer: WidgetReadOnlyProps<'multiple_choice'>['answer'
  * One choice out of 2–6, as a native radio group: arrow keys move (and select) within the
  * group, Tab leaves it, Space selects, and screen readers announce "n of m".
  */
-export function MultipleChoice({ widget, disabled, onSubmit }: WidgetInputProps<'multiple_choice'>) {
+export function MultipleChoice({ widget, disabled, autoFocus, onSubmit }: WidgetInputProps<'multiple_choice'>) {
   const [selected, setSelected] = useState<number | null>(null);
   const promptId = useId();
   const { prompt, options, context } = widget.props;
@@ -34,6 +34,7 @@ export function MultipleChoice({ widget, disabled, onSubmit }: WidgetInputProps<
               name={`choice-${widget.widgetId}`}
               value={index}
               checked={selected === index}
+              autoFocus={autoFocus === true && index === 0}
               onChange={() => setSelected(index)}
             />
             <span>{option}</span>

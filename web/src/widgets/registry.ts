@@ -3,6 +3,7 @@ import { CodeEditor, CodeEditorAnswer } from './code-editor';
 import { FreeText, FreeTextAnswer } from './free-text';
 import { PlainPrompt } from './plain-prompt';
 import { MultipleChoice, MultipleChoiceAnswer, MultipleChoicePrompt } from './multiple-choice';
+import { Rating, RatingAnswer, RatingPrompt } from './rating';
 import type { WidgetDefinition } from './widget-types';
 
 /**
@@ -27,5 +28,11 @@ export const widgetRegistry: { [K in WidgetKind]: WidgetDefinition<K> } = {
     Input: CodeEditor,
     Prompt: PlainPrompt,
     Answer: CodeEditorAnswer,
+  },
+  rating: {
+    label: 'Rating',
+    Input: Rating,
+    Prompt: RatingPrompt,
+    Answer: RatingAnswer,
   },
 };

@@ -9,6 +9,7 @@ export interface WidgetAnswerByKind {
   multiple_choice: { selectedIndex: number };
   free_text: { text: string };
   code_editor: { code: string; language: WidgetOf<'code_editor'>['props']['language'] };
+  rating: { value: number };
 }
 
 /** Props of the interactive form of a widget. */
@@ -16,6 +17,8 @@ export interface WidgetInputProps<K extends WidgetKind> {
   widget: WidgetOf<K>;
   /** True while the answer cannot be sent (e.g. reconnecting). */
   disabled: boolean;
+  /** Focus the first control on mount: the widget is the next thing to do (issue 18). */
+  autoFocus?: boolean;
   onSubmit(response: WidgetAnswerByKind[K]): void;
 }
 

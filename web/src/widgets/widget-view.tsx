@@ -1,5 +1,5 @@
 import type { Widget, WidgetAnswer, WidgetKind } from '@tutorloop/shared';
-import type { ComponentType } from 'react';
+import { useRef, useState, type ComponentType } from 'react';
 import { widgetRegistry } from './registry';
 import type { WidgetAnswerByKind, WidgetDefinition } from './widget-types';
 
@@ -9,6 +9,24 @@ function definitionFor(kind: WidgetKind): WidgetDefinition<WidgetKind> {
   return widgetRegistry[kind] as unknown as WidgetDefinition<WidgetKind>;
 }
 
+/**
+ * Whether a widget that just appeared should take the focus: when the learner is not busy
+ * elsewhere — focus nowhere, on an empty composer (where it went after the last answer), or
+ * still inside the widget it replaces. Text being typed is never interrupted.
+ */
+function focusIsIdle(): boolean {
+  const active = document.activeElement;
+  if (!active || active === document.body || active === document.documentElement) return true;
+  if (active.closest('.pending-widget')) return true;
+  return active instanceof HTMLTextAreaElement && active.classList.contains('composer-input') && active.value.trim() === '';
+}
+
+/** After an answer the widget leaves: the composer is the next thing to do, unless another widget follows. */
+function focusComposer(from: HTMLElement | null) {
+  const scope = from?.closest('.session-body, .session-page') ?? document;
+  scope.querySelector<HTMLTextAreaElement>('.composer-input')?.focus({ preventScroll: true });
+}
+
 /** The interactive form of the pending widget, inline at the bottom of the transcript. */
 export function PendingWidget(props: {
   widget: Widget;
@@ -16,16 +34,28 @@ export function PendingWidget(props: {
   onSubmit(response: WidgetAnswerByKind[WidgetKind]): void;
 }) {
   const definition = definitionFor(props.widget.kind);
-  const Input = definition.Input as ComponentType<typeof props>;
+  const Input = definition.Input as ComponentType<typeof props & { autoFocus?: boolean }>;
+  const sectionRef = useRef<HTMLElement>(null);
+  // Decided once, when the widget appears (issue 18: focus moves to the next thing to do).
+  const [autoFocus] = useState(focusIsIdle);
+
+  function handleSubmit(response: WidgetAnswerByKind[WidgetKind]) {
+    const section = sectionRef.current;
+    const hadFocus = section?.contains(document.activeElement) ?? false;
+    props.onSubmit(response);
+    if (hadFocus) focusComposer(section);
+  }
+
   return (
     <section
+      ref={sectionRef}
       className="widget pending-widget"
       aria-label={definition.label}
       data-testid={`widget-${props.widget.kind}`}
       data-widget-id={props.widget.widgetId}
     >
       {/* A new widget gets a fresh form state. */}
-      <Input key={props.widget.widgetId} {...props} />
+      <Input key={props.widget.widgetId} {...props} onSubmit={handleSubmit} autoFocus={autoFocus} />
     </section>
   );
 }
@@ -53,6 +83,7 @@ export function WidgetAnswerView({ widget, answer }: { widget: Widget | null; an
 function FallbackAnswer({ answer }: { answer: WidgetAnswer }) {
   if ('selectedIndex' in answer) return <p className="widget-answer">Option {answer.selectedIndex + 1}</p>;
   if ('text' in answer) return <p className="widget-answer plain-text">{answer.text}</p>;
+  if ('value' in answer) return <p className="widget-answer">{answer.value}</p>;
   return (
     <pre className="code-block">
       <code>{answer.code}</code>
