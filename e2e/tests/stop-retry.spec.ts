@@ -46,7 +46,7 @@ test('stop a reply in flight, retry it, and copy a message', async ({ page, cont
   // Retry from the keyboard: the new, whole reply takes the stopped one's place.
   const tutorMessages = page.getByTestId('tutor-message');
   const countBefore = await tutorMessages.count();
-  await page.getByRole('button', { name: 'Produce this reply again' }).focus();
+  await page.getByRole('button', { name: 'Retry: produce this reply again' }).focus();
   await page.keyboard.press('Enter');
   await expect(stopped).toHaveCount(0);
   await expect(tutorMessages).toHaveCount(countBefore);

@@ -47,3 +47,13 @@ describe('answerWidget', () => {
     });
   });
 });
+
+describe('promptMasks', () => {
+  it('recognises a point from its cloze, not from another point', async () => {
+    const { promptMasks } = await import('./widget-answer');
+    expect(promptMasks('Which of these completes “P____ is the capital of F_____”?', 'Paris is the capital of France')).toBe(true);
+    expect(promptMasks('Which of these completes “P____ is the capital of F_____”?', 'The Pacific is the largest ocean')).toBe(false);
+    expect(promptMasks('Paris is the capital of France — true?', 'Paris is the capital of France')).toBe(true);
+    expect(promptMasks('“B____ is the capital of F_____”', 'Paris is the capital of France')).toBe(false);
+  });
+});

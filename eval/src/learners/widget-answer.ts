@@ -1,7 +1,7 @@
 /**
  * Picks the answer to a widget from a list of rules: the first rule that applies wins.
  * Pure. A rule applies when its kind fits the widget (`first`/`index`/`match` → multiple
- * choice, `text` → free text, `code` → code editor, `skip` → any), its `whenPromptIncludes`
+ * choice, `text` → free text, `code` → code editor, `skip` → any), its `whenPromptIncludes` / `whenPromptMasks`
  * (if any) is in the prompt, and it can produce an answer (`match` needs an option that
  * contains its text, `index` must be in range).
  */
@@ -21,9 +21,30 @@ function includes(haystack: string, needle: string): boolean {
   return haystack.toLowerCase().includes(needle.toLowerCase());
 }
 
+const words = (text: string) => text.toLowerCase().split(/[^\p{L}\p{N}_]+/u).filter(Boolean);
+
+/** A prompt word stands for a text word when it is the word, or its mask ("F_____" for "france"). */
+function standsFor(shown: string, word: string): boolean {
+  if (shown === word) return true;
+  return /^[\p{L}\p{N}]?_+$/u.test(shown) && shown.length === word.length && (shown[0] === '_' || shown[0] === word[0]);
+}
+
+/** Whether `prompt` states `text`, word for word, with any of its words masked. */
+export function promptMasks(prompt: string, text: string): boolean {
+  const shown = words(prompt);
+  const wanted = words(text);
+  if (wanted.length === 0) return false;
+  for (let start = 0; start + wanted.length <= shown.length; start++) {
+    if (wanted.every((word, offset) => standsFor(shown[start + offset]!, word))) return true;
+  }
+  return false;
+}
+
 /** `match "capital"` — a short name for a rule in messages. */
 export function describeRule(rule: WidgetRule): string {
-  const condition = rule.whenPromptIncludes ? ` when the prompt includes "${rule.whenPromptIncludes}"` : '';
+  const condition =
+    (rule.whenPromptIncludes ? ` when the prompt includes "${rule.whenPromptIncludes}"` : '') +
+    (rule.whenPromptMasks ? ` when the prompt states "${rule.whenPromptMasks}", masked or not` : '');
   switch (rule.answer) {
     case 'first':
       return `first${condition}`;
@@ -47,6 +68,9 @@ export function describeRule(rule: WidgetRule): string {
 function applyRule(widget: Widget, rule: WidgetRule): RuleOutcome {
   if (rule.whenPromptIncludes && !includes(widget.props.prompt, rule.whenPromptIncludes)) {
     return { ok: false, reason: 'the prompt does not include that text' };
+  }
+  if (rule.whenPromptMasks && !promptMasks(widget.props.prompt, rule.whenPromptMasks)) {
+    return { ok: false, reason: 'the prompt does not state that text, masked or not' };
   }
   const wrongKind = { ok: false, reason: `does not answer ${widget.kind}` } as const;
   switch (rule.answer) {

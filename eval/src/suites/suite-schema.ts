@@ -14,6 +14,11 @@ export type WidgetKindName = z.infer<typeof WidgetKindName>;
 const ruleCondition = {
   /** The rule applies only when the widget's prompt contains this text (case-insensitive). */
   whenPromptIncludes: z.string().min(1).optional(),
+  /**
+   * The rule applies only when the prompt states this text, or a masked form of it (a cloze
+   * such as "P____ is the capital of F_____": a learner recognises the point being cued).
+   */
+  whenPromptMasks: z.string().min(1).optional(),
 };
 
 /**

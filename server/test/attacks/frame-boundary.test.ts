@@ -66,8 +66,8 @@ describe('frames that once killed the server', () => {
     const errors = client.events.slice(start).filter((event) => event.type === 'error');
     expect(errors.map((event) => event.payload)).toEqual([
       { code: 'invalid_payload', message: 'Frame nests deeper than 16 levels.' },
-      { code: 'unknown_type', message: 'Unknown message type an array; expected one of chat, widget_response, rabbithole, end_session.' },
-      { code: 'unknown_type', message: `Unknown message type "${'x'.repeat(40)}…"; expected one of chat, widget_response, rabbithole, end_session.` },
+      { code: 'unknown_type', message: 'Unknown message type an array; expected one of chat, widget_response, rabbithole, end_session, stop, retry.' },
+      { code: 'unknown_type', message: `Unknown message type "${'x'.repeat(40)}…"; expected one of chat, widget_response, rabbithole, end_session, stop, retry.` },
     ]);
     await expectStillServing(client, 'Could you give me a hint?');
     client.close();

@@ -172,7 +172,7 @@ function MessageBubble({
           ) : null}
           {message.content.trim() ? <CopyButton text={message.content} label="Copy the tutor’s reply" /> : null}
           {onRetry ? (
-            <button type="button" className="message-action" onClick={onRetry} aria-label="Produce this reply again" data-testid="retry-reply">
+            <button type="button" className="message-action" onClick={onRetry} aria-label="Retry: produce this reply again" data-testid="retry-reply">
               Retry
             </button>
           ) : null}
