@@ -1,5 +1,6 @@
 import { Limits, type CodeLanguage } from '@tutorloop/shared';
 import { lazy, Suspense, useId, useRef, type ComponentType, type FormEvent } from 'react';
+import { SubmitButton } from './submit-button';
 import { LoadBoundary } from '../components/load-boundary';
 import { Markdown } from '../components/markdown';
 import { useDraft } from '../hooks/use-draft';
@@ -115,9 +116,9 @@ export function CodeEditor({ widget, disabled, autoFocus, onSubmit }: WidgetInpu
         Tab indents; press Esc then Tab to leave the editor. {isMac ? '⌘' : 'Ctrl'}+Enter runs and submits.
       </p>
       <div className="widget-actions">
-        <button type="submit" className="button primary" disabled={!canSubmit}>
+        <SubmitButton disabled={disabled} missing={code.trim().length === 0 ? 'Write some code to submit.' : null}>
           Run &amp; submit
-        </button>
+        </SubmitButton>
       </div>
     </form>
   );

@@ -1,4 +1,5 @@
 import { useId, type FormEvent, type KeyboardEvent } from 'react';
+import { SubmitButton } from './submit-button';
 import { Markdown } from '../components/markdown';
 import { useDraft } from '../hooks/use-draft';
 import type { WidgetAnswerProps, WidgetInputProps } from './widget-types';
@@ -53,9 +54,9 @@ export function FreeText({ widget, disabled, autoFocus, onSubmit }: WidgetInputP
         <span id={countId} className="char-count" data-testid="char-count">
           {text.length} / {maxLength}
         </span>
-        <button type="submit" className="button primary" disabled={!canSubmit}>
+        <SubmitButton disabled={disabled} missing={text.trim().length === 0 ? 'Write your answer to submit.' : null}>
           Submit
-        </button>
+        </SubmitButton>
       </div>
     </form>
   );

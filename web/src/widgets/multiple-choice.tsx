@@ -1,5 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
 import { Markdown } from '../components/markdown';
+import { SubmitButton } from './submit-button';
 import type { WidgetAnswerProps, WidgetInputProps, WidgetReadOnlyProps } from './widget-types';
 
 function selectedIndexOf(answer: WidgetReadOnlyProps<'multiple_choice'>['answer']): number | null {
@@ -42,9 +43,9 @@ export function MultipleChoice({ widget, disabled, autoFocus, onSubmit }: Widget
         ))}
       </div>
       <div className="widget-actions">
-        <button type="submit" className="button primary" disabled={disabled || selected === null}>
+        <SubmitButton disabled={disabled} missing={selected === null ? 'Pick an option to submit.' : null}>
           Submit
-        </button>
+        </SubmitButton>
       </div>
     </form>
   );

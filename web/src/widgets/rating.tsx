@@ -1,4 +1,5 @@
 import { useId, useState, type FormEvent } from 'react';
+import { SubmitButton } from './submit-button';
 import { Markdown } from '../components/markdown';
 import type { WidgetAnswerProps, WidgetInputProps, WidgetReadOnlyProps } from './widget-types';
 
@@ -70,9 +71,9 @@ export function Rating({ widget, disabled, autoFocus, onSubmit }: WidgetInputPro
         <span>{labels?.[String(max)] ?? ''}</span>
       </p>
       <div className="widget-actions">
-        <button type="submit" className="button primary" disabled={disabled || selected === null}>
+        <SubmitButton disabled={disabled} missing={selected === null ? 'Choose a value to submit.' : null}>
           Submit
-        </button>
+        </SubmitButton>
       </div>
     </form>
   );
