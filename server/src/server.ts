@@ -9,7 +9,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyReply } from 'fastify';
 import pino from 'pino';
 import { createTokenService, resolveJwtSecret } from './auth/tokens';
 import { AccountService } from './services/account';
-import { readApkg } from './import/apkg-reader';
+import { readApkg } from './db/apkg-reader';
 import { SetTransferService } from './services/set-transfer';
 import type { Config } from './config';
 import { repositoryRoot } from './config';

@@ -2,7 +2,7 @@
  * Recall sets in and out (SPEC §6, issue 18): a preview of what an import would create and
  * skip (nothing stored), the import itself, and a set's export as CSV or Anki text.
  * Markdown and CSV go through core/recall-sets/import-text.ts, Anki through import-anki.ts;
- * an `.apkg` is opened by the reader passed in (server/src/import/apkg-reader.ts).
+ * an `.apkg` is opened by the reader passed in (server/src/db/apkg-reader.ts).
  */
 import type { ExportFormat, ImportPreview, ImportSourceBody, RecallSetDetail } from '@tutorloop/shared';
 import { draftFromAnkiNotes, exportAnkiText, exportCsv, parseAnkiText, type AnkiNote, type AnkiResult } from '../core/recall-sets/import-anki';

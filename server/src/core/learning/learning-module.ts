@@ -5,7 +5,8 @@
  */
 import type { SessionModule } from '../session/session-module';
 import { canReadStudyPlan } from '../study-plans/access';
-import { LearningRoom, learningSessionSummary, type LearningRoomDeps } from './learning-room';
+import { LearningRoom, type LearningRoomDeps } from './learning-room';
+import { learningSessionSummary } from './learning-view';
 import { initialLearningState, learningProgress } from './learning-rules';
 
 /** What the module needs is what its rooms need. */

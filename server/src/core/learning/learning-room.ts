@@ -8,24 +8,25 @@
  */
 import type { AgentLogOutcome, AgentName, ClientMessage, HistoryMessage, SessionState, SessionSummary, WidgetAnswer } from '@tutorloop/shared';
 import type { Catalog, CodeRunner, GeneratedItem } from '../assessment';
-import { scoreChoice, scoreCode } from '../assessment';
 import type { Clock, IdGenerator } from '../ports';
 import type { TutorProvider } from '../provider';
 import { storeChat, storeWidgetAnswer } from '../session/inbox';
 import { tutorMessage } from '../session/new-messages';
 import { RoomBase, type RoomBaseDeps, type SessionListener } from '../session/room-base';
-import { findLeaks, stripLeaks } from '../session/sanitize';
-import { buildHistory, buildState, isEnded, toolNameForKind } from '../session/session-view';
+import { stripLeaks } from '../session/sanitize';
+import { buildHistory, isEnded } from '../session/session-view';
 import type { NewAgentLog } from '../storage/agent-logs';
 import type { StoredMessage } from '../storage/messages';
 import type { SessionSnapshot } from '../storage/session-snapshot';
 import { typeStateOf, type LearningSessionState } from '../storage/session-type-state';
-import type { Storage, StorageTx } from '../storage/storage';
-import { mentionsAnswer } from './answer-match';
-import type { LearningCall, MasterTurnInput, PracticeView, RecentMessage } from './learning-port';
-import { applyTurn, learningProgress, learningSummary, masteryLevel, meanMastery, planConcepts, practiceOwed, stepOf, type AppliedTurn } from './learning-rules';
-import { generatePracticeItem, practiceWidget } from './practice';
-import { learnerStyle, pacingDirective } from './signals';
+import type { Storage } from '../storage/storage';
+import type { LearningCall, PracticeView } from './learning-port';
+import { applyTurn, masteryLevel, meanMastery, planConcepts, practiceOwed, stepOf } from './learning-rules';
+import { learningSessionSummary, learningState, recentOf, recentWindow, type StoredItemRef } from './learning-view';
+import { generatePracticeItem, practiceView, scorePracticeAnswer } from './practice';
+import { answersToKeep, chunks, fallbackReply, replyLeaks, safetyRedirect, stripAnswer } from './reply-guard';
+import { commitLearningTurn, type LearningTurnCommit } from './learning-commit';
+import { describeInput, masterTurnInput } from './turn-input';
 import { normalizeTutorTurn, type TutorTurn } from './tutor-turn';
 
 export interface LearningRoomDeps extends RoomBaseDeps {
@@ -37,52 +38,7 @@ export interface LearningRoomDeps extends RoomBaseDeps {
   codeRunner: CodeRunner;
 }
 
-/** How many recent messages the master tutor sees (seed 002: a sliding window of 10). */
-export const recentWindow = 10;
 
-const safetyRedirect =
-  'I want to keep this a safe and useful space, so I won’t go into that. If you are going through something difficult, please reach out to someone you trust or a local support line. Whenever you’re ready, let’s carry on with the lesson.';
-
-/** The reply when the master tutor's output stays unusable after one retry: nothing advances. */
-export function fallbackReply(state: LearningSessionState): string {
-  if (state.openQuestion) return `Sorry — I lost my train of thought there. Let’s come back to the question: ${state.openQuestion.question}`;
-  return `Sorry — I lost my train of thought there. We’re on ${stepOf(state).concept}; tell me what you think so far, or ask me anything about it.`;
-}
-
-/** Leaks a reply must not carry: internal language, and an answer still to be found (before the explain phase). */
-export function replyLeaks(response: string, applied: AppliedTurn): string[] {
-  const leaks = findLeaks(response);
-  // The question still open after this turn — asked now, or answered wrong and at the probe or
-  // hint phase — has an answer the learner must still find. Once right or explained, it may be said.
-  if (answersToKeep(applied).some((answer) => mentionsAnswer(response, answer))) leaks.push('expected answer');
-  return leaks;
-}
-
-/**
- * The answers a reply must not state: those of the question still open after this turn (its
- * expected answer and accepted variants), unless at the explain phase — and not one the
- * question itself states ("Is 5 odd?" → "5 is odd" cannot be kept out).
- */
-function answersToKeep(applied: AppliedTurn): string[] {
-  const open = applied.state.openQuestion;
-  if (!open || open.phase === 'explain') return [];
-  return [open.expectedAnswer, ...open.acceptedAnswers].filter((answer) => !mentionsAnswer(open.question, answer));
-}
-
-function stripAnswer(response: string, answers: string[]): string {
-  const sentences = response.split(/(?<=[.!?])\s+|\n+/);
-  const kept = sentences.filter((sentence) => findLeaks(sentence).length === 0 && !answers.some((answer) => mentionsAnswer(sentence, answer)));
-  return kept.join(' ').replace(/\s{2,}/g, ' ').trim();
-}
-
-/** Splits a reply into the pieces streamed as `assistant_delta` (a few words each). */
-function chunks(text: string): string[] {
-  return text.match(/\S+\s*/g)?.reduce<string[]>((pieces, word, index) => {
-    if (index % 6 === 0) pieces.push(word);
-    else pieces[pieces.length - 1] += word;
-    return pieces;
-  }, []) ?? [];
-}
 
 /** A snapshot without the conversation (state and summary need none of it). */
 const noMessages = { lastMessages: 0 } as const;
@@ -332,13 +288,12 @@ export class LearningRoom extends RoomBase {
     }
 
     // A practice answer: scored on the server before the tutor hears of it.
-    let practice: PracticeView | null = null;
     let scored: { item: StoredItemRef; credit: number; answerText: string; note: string | null; testsPassed: number | null; testsTotal: number | null } | null = null;
     if (message.role === 'tool_result' && message.widgetAnswer) {
       const itemRef = snapshot.assessment?.items.find((candidate) => candidate.widgetId === message.widgetAnswer!.widgetId) ?? null;
       if (itemRef && !snapshot.assessment!.responses.some((response) => response.itemId === itemRef.id)) {
         try {
-          const result = await this.score(itemRef.item, message.widgetAnswer.response, session.learnerId, signal);
+          const result = await scorePracticeAnswer(this.deps.codeRunner, itemRef.item, message.widgetAnswer.response, session.learnerId, signal);
           scored = { item: itemRef, credit: result.credit, answerText: message.content, note: result.note, testsPassed: result.testsPassed, testsTotal: result.testsTotal };
         } catch (error) {
           if (signal.aborted) return false;
@@ -351,23 +306,10 @@ export class LearningRoom extends RoomBase {
       }
     }
     const step = stepOf(state);
-    if (step.type === 'practice') {
-      const progress = state.practice && state.practice.step === step.number ? state.practice : { presented: 0, answered: 0 };
-      const presenting = practiceOwed(state);
-      const lastItem = scored?.item.item ?? snapshot.assessment?.items.at(-1)?.item ?? null;
-      practice = {
-        stem: lastItem?.stem ?? step.contentHint,
-        kind: lastItem?.kind ?? 'multiple_choice',
-        ...(lastItem?.options ? { options: [...lastItem.options] } : {}),
-        answered: progress.answered,
-        total: step.items,
-        outcome: scored ? { correct: scored.credit >= 0.999, credit: scored.credit, learnerAnswer: scored.answerText.slice(0, 500), note: scored.note } : null,
-        presenting,
-      };
-    }
+    const practice: PracticeView | null = practiceView(state, scored?.item.item ?? snapshot.assessment?.items.at(-1)?.item ?? null, scored);
 
     // Step 4: the master tutor — one retry on a malformed output, then a safe fallback.
-    const input = this.masterInput(snapshot, state, message, practice);
+    const input = masterTurnInput(this.sessionId, snapshot, state, message, practice);
     let validTurn: TutorTurn | null = null;
     let notes: string[] = [];
     let retryNote: string | undefined;
@@ -378,7 +320,7 @@ export class LearningRoom extends RoomBase {
         call = await provider.learning.masterTurn(retryNote ? { ...input, retryNote } : input, signal);
       } catch (error) {
         if (signal.aborted) return false;
-        logs.push(this.agentLog('master_tutor', at, this.inputSummary(input), { error: String(error) }, started, null, 'error'));
+        logs.push(this.agentLog('master_tutor', at, describeInput(input), { error: String(error) }, started, null, 'error'));
         logger.error({ err: error, sessionId: this.sessionId }, 'master tutor call failed');
         await this.saveLogs(logs);
         this.broadcast({ type: 'error', payload: { code: 'llm_unavailable', message: 'The tutor could not answer just now. Your message is saved — send it again to retry.' } });
@@ -389,10 +331,10 @@ export class LearningRoom extends RoomBase {
       if (normalized.ok) {
         validTurn = normalized.turn;
         notes = normalized.notes;
-        logs.push(this.agentLog('master_tutor', at, this.inputSummary(input), call.output, started, call, 'ok'));
+        logs.push(this.agentLog('master_tutor', at, describeInput(input), call.output, started, call, 'ok'));
       } else {
         retryNote = normalized.error;
-        logs.push(this.agentLog('master_tutor', at, this.inputSummary(input), { malformed: normalized.error, raw: typeof call.output === 'string' ? call.output.slice(0, 2000) : call.output }, started, call, attempt === 1 ? 'retried' : 'fallback'));
+        logs.push(this.agentLog('master_tutor', at, describeInput(input), { malformed: normalized.error, raw: typeof call.output === 'string' ? call.output.slice(0, 2000) : call.output }, started, call, attempt === 1 ? 'retried' : 'fallback'));
         logger.warn({ sessionId: this.sessionId, attempt, error: normalized.error }, 'master tutor output malformed');
       }
     }
@@ -457,73 +399,10 @@ export class LearningRoom extends RoomBase {
     return true;
   }
 
-  private async score(item: GeneratedItem, response: WidgetAnswer, owner: string, signal: AbortSignal) {
-    if ('selectedIndex' in response) return { credit: scoreChoice(item, response.selectedIndex), testsPassed: null, testsTotal: null, note: null };
-    if ('code' in response && item.code) {
-      return scoreCode(this.deps.codeRunner, item.code, { code: response.code, owner }, signal);
-    }
-    return { credit: 0, testsPassed: null, testsTotal: null, note: 'the answer does not fit this item' };
-  }
 
-  /** Step 6 + 7: one transaction for the reply, the state, the practice item or response, the logs; then the events. */
-  private async commitTurn(
-    snapshot: SessionSnapshot,
-    message: StoredMessage,
-    turn: {
-      text: string;
-      state: LearningSessionState;
-      logs: NewAgentLog[];
-      practice: { item: StoredItemRef; credit: number; answerText: string; note: string | null; testsPassed: number | null; testsTotal: number | null } | null;
-      item: { item: GeneratedItem; position: number } | null;
-      complete: boolean;
-    },
-  ): Promise<void> {
-    const { storage, clock, ids } = this.deps;
-    const now = clock.now();
-    const messageId = ids.next();
-    const widgetId = turn.item ? ids.next() : null;
-    const toolCallId = turn.item ? `practice-${ids.next()}` : null;
-    const widget = turn.item ? practiceWidget(turn.item.item) : null;
-    const committed = await storage.transaction(async (tx: StorageTx) => {
-      // A practice item left behind by a step change (or by the end of the plan) is withdrawn.
-      const before = typeStateOf(snapshot.session, 'learning');
-      const stale = snapshot.pendingAction && (turn.complete || turn.state.currentStep !== before.currentStep) ? snapshot.pendingAction : null;
-      if (stale) await tx.pendingActions.resolve(stale.id, 'cancelled', null, now);
-      await tx.messages.append(
-        tutorMessage({ id: messageId, sessionId: this.sessionId, content: turn.text, toolCall: widget && toolCallId ? { id: toolCallId, name: toolNameForKind(widget.kind), input: { ...widget.props } } : null, createdAt: now }),
-      );
-      await tx.messages.markAnswered(message.id, now);
-      if (turn.practice) {
-        const presentedAt = turn.practice.item.presentedAt;
-        await tx.assessments.addResponse(this.sessionId, {
-          itemId: turn.practice.item.id,
-          answerText: turn.practice.answerText,
-          credit: turn.practice.credit,
-          testsPassed: turn.practice.testsPassed,
-          testsTotal: turn.practice.testsTotal,
-          note: turn.practice.note,
-          responseSeconds: Math.max(0, Math.round((message.createdAt.getTime() - presentedAt.getTime()) / 1000)),
-          answeredAt: message.createdAt,
-        });
-      }
-      if (turn.item && widget && widgetId && toolCallId) {
-        await tx.pendingActions.create({ id: widgetId, sessionId: this.sessionId, toolCallId, kind: widget.kind, props: { ...widget.props }, createdAt: now });
-        await tx.assessments.addItem({ id: ids.next(), sessionId: this.sessionId, position: turn.item.position, item: turn.item.item, widgetId, presentedAt: now });
-      }
-      for (const log of turn.logs) await tx.agentLogs.append(log);
-      // The status changes only with a new widget, a withdrawn one or the end: a chat while a
-      // practice item waits leaves it waiting.
-      const status = turn.complete ? null : widget ? ('awaiting_client_action' as const) : stale ? ('active' as const) : null;
-      await tx.sessions.update(
-        this.sessionId,
-        {
-          typeState: turn.state,
-          ...(turn.complete ? { status: 'completed' as const, endReason: 'plan_completed', endedAt: now } : status ? { status } : {}),
-        },
-        now,
-      );
-      return tx.loadSessionSnapshot(this.sessionId, noMessages);
-    });
+  /** Step 6 + 7: the turn committed in one transaction (learning-commit.ts), then the events. */
+  private async commitTurn(snapshot: SessionSnapshot, message: StoredMessage, turn: LearningTurnCommit): Promise<void> {
+    const { now, messageId, committed } = await commitLearningTurn(this.deps, this.sessionId, snapshot, message, turn);
     this.noteCommit();
     this.announce(messageId, turn.text);
     if (!committed) return;
@@ -546,36 +425,6 @@ export class LearningRoom extends RoomBase {
     this.broadcast({ type: 'assistant', payload: { messageId, message: text } });
   }
 
-  private masterInput(snapshot: SessionSnapshot, state: LearningSessionState, message: StoredMessage, practice: PracticeView | null): MasterTurnInput {
-    const step = stepOf(state);
-    const learnerTexts = snapshot.messages.filter((stored) => stored.role === 'learner' && stored.seq <= message.seq).map((stored) => stored.content);
-    const mean = meanMastery(state.plan, state.mastery);
-    return {
-      sessionId: this.sessionId,
-      studyPlanId: state.studyPlanId,
-      plan: state.plan,
-      turn: snapshot.session.turn,
-      step,
-      unaskedQuestions: step.type === 'check' ? step.questions.map((_, index) => index).filter((index) => !state.planQuestionsAsked.includes(`${step.number}:${index}`)) : [],
-      mastery: planConcepts(state.plan).map((concept) => ({ concept, score: state.mastery[concept] ?? null })),
-      misconceptions: state.misconceptions,
-      timeline: state.timeline.map((entry) => `turn ${entry.turn}, step ${entry.step}: ${entry.summary || entry.intent}`),
-      pacing: pacingDirective({ turn: snapshot.session.turn, meanMastery: mean, anyEvidence: Object.keys(state.mastery).length > 0, timeline: state.timeline, planComplete: state.planComplete }),
-      style: learnerStyle(learnerTexts),
-      openQuestion: state.openQuestion,
-      recentMessages: recentOf(snapshot.messages, message),
-      learnerMessage: message.role === 'learner' ? message.content : null,
-      practice,
-      extension: state.extensionTurns !== null,
-      planComplete: state.planComplete,
-    };
-  }
-
-  private inputSummary(input: MasterTurnInput): string {
-    const open = input.openQuestion ? `; open question (${input.openQuestion.phase}, ${input.openQuestion.wrongAttempts} wrong)` : '';
-    const what = input.learnerMessage !== null ? `learner: "${input.learnerMessage.slice(0, 80)}"` : `practice answer${input.practice?.outcome ? (input.practice.outcome.correct ? ' (right)' : ' (wrong)') : ''}`;
-    return `turn ${input.turn}, step ${input.step.number} [${input.step.type}] ${input.step.concept}; pacing ${input.pacing}; style ${input.style.level}${input.style.disengaged ? ' (disengaging)' : ''}${open}; ${what}`;
-  }
 
   private agentLog(agent: AgentName, at: { learnerId: string; turn: number }, inputSummary: string, output: unknown, startedAt: number, call: LearningCall<unknown> | null, outcome: AgentLogOutcome): NewAgentLog {
     const now = this.deps.clock.now();
@@ -596,41 +445,3 @@ export class LearningRoom extends RoomBase {
   }
 }
 
-type StoredItemRef = NonNullable<SessionSnapshot['assessment']>['items'][number];
-
-/** The last messages before (and without) `message`, as the master tutor reads them. */
-function recentOf(messages: readonly StoredMessage[], message: StoredMessage): RecentMessage[] {
-  return messages
-    .filter((stored) => stored.seq < message.seq)
-    .slice(-recentWindow)
-    .map((stored): RecentMessage => ({ role: stored.role === 'tutor' ? 'tutor' : 'learner', content: stored.role === 'tool_result' ? `(answered the practice item: ${stored.content.slice(0, 300)})` : stored.content }));
-}
-
-/** The state a learner sees of a learning session (SPEC §4.4 privacy). */
-export function learningState(snapshot: Pick<SessionSnapshot, 'session' | 'pendingAction'>): SessionState {
-  const state = typeStateOf(snapshot.session, 'learning');
-  const progress = learningProgress(state);
-  const base = buildState(snapshot.session, { recalledCount: progress.steps.filter((step) => step.status === 'done').length, totalPoints: progress.totalSteps }, snapshot.pendingAction);
-  return { ...base, learning: progress };
-}
-
-/** The summary of a learning session: steps covered, mastery per concept, misconceptions, turns, duration. */
-export function learningSessionSummary(snapshot: Pick<SessionSnapshot, 'session'>, now: Date): SessionSummary {
-  const { session } = snapshot;
-  const state = typeStateOf(session, 'learning');
-  const summary = learningSummary(state);
-  const ended = session.endedAt ?? now;
-  const reason = (session.endReason ?? 'ended_by_learner') as SessionSummary['reason'];
-  return {
-    sessionId: session.id,
-    type: 'learning',
-    status: session.status === 'abandoned' ? 'abandoned' : 'completed',
-    reason,
-    turns: session.turn,
-    recalledCount: summary.stepsCovered,
-    totalPoints: summary.totalSteps,
-    durationSeconds: Math.max(0, Math.round((ended.getTime() - session.createdAt.getTime()) / 1000)),
-    points: [],
-    learning: summary,
-  };
-}

@@ -4,12 +4,15 @@
  * concept's mastery, presents it as a widget and scores it on the server (code in the
  * sandbox). Generation is seeded by session and position, so a restart yields the same item.
  */
-import type { Widget } from '@tutorloop/shared';
-import { createRandom, generateItem, type Catalog, type GeneratedItem } from '../assessment';
+import type { Widget, WidgetAnswer } from '@tutorloop/shared';
+import { createRandom, generateItem, scoreChoice, scoreCode, type Catalog, type CodeRunner, type CodeScore, type GeneratedItem } from '../assessment';
 import { difficultyLevels, type DifficultyLevel } from '../assessment/blueprint-schema';
 import { supportsLevel } from '../assessment/catalog';
 import { casesAtLevel } from '../assessment/difficulty';
 import { pickOne } from '../assessment/random';
+import type { LearningSessionState } from '../storage/session-type-state';
+import type { PracticeView } from './learning-port';
+import { practiceOwed, stepOf } from './learning-rules';
 
 /** The level of the next item: easy while a concept is new or weak, then medium, then hard. */
 export function practiceLevel(mastery: number | undefined): DifficultyLevel {
@@ -41,4 +44,37 @@ export function practiceWidget(item: GeneratedItem): Omit<Widget, 'widgetId'> {
     return { kind: 'code_editor', props: { prompt: item.stem, language: item.code.language, starterCode: item.code.starterCode } };
   }
   return { kind: 'multiple_choice', props: { prompt: item.stem, options: [...(item.options ?? [])], context: 'Practice' } };
+}
+
+/** Scores a practice answer on the server: a choice exactly, code against the item's tests in the sandbox. */
+export async function scorePracticeAnswer(runner: CodeRunner, item: GeneratedItem, response: WidgetAnswer, owner: string, signal: AbortSignal): Promise<CodeScore> {
+  if ('selectedIndex' in response) return { credit: scoreChoice(item, response.selectedIndex), testsPassed: null, testsTotal: null, note: null };
+  if ('code' in response && item.code) {
+    return scoreCode(runner, item.code, { code: response.code, owner }, signal);
+  }
+  return { credit: 0, testsPassed: null, testsTotal: null, note: 'the answer does not fit this item' };
+}
+
+/**
+ * What the tutor is told about practice on the current step: the item shown (or just answered —
+ * never its answer), the step's progress, the server's verdict on the answer just scored, and
+ * whether a new item goes with this reply. Null off a practice step.
+ */
+export function practiceView(
+  state: LearningSessionState,
+  lastItem: GeneratedItem | null,
+  scored: { credit: number; answerText: string; note: string | null } | null,
+): PracticeView | null {
+  const step = stepOf(state);
+  if (step.type !== 'practice') return null;
+  const progress = state.practice && state.practice.step === step.number ? state.practice : { presented: 0, answered: 0 };
+  return {
+    stem: lastItem?.stem ?? step.contentHint,
+    kind: lastItem?.kind ?? 'multiple_choice',
+    ...(lastItem?.options ? { options: [...lastItem.options] } : {}),
+    answered: progress.answered,
+    total: step.items,
+    outcome: scored ? { correct: scored.credit >= 0.999, credit: scored.credit, learnerAnswer: scored.answerText.slice(0, 500), note: scored.note } : null,
+    presenting: practiceOwed(state),
+  };
 }

@@ -1,6 +1,6 @@
 /**
  * Anki notes into a recall set draft (issue 18): Anki's text export ("Notes in Plain Text")
- * and the notes read out of an `.apkg` package (by server/src/import/apkg-reader.ts).
+ * and the notes read out of an `.apkg` package (by server/src/db/apkg-reader.ts).
  *
  * Text export headers honoured (Anki manual, "Importing → File headers"): `#separator:` (Tab,
  * Comma, Semicolon, Space, Pipe, Colon or a literal character), `#html:` (true: fields are

@@ -15,7 +15,7 @@ import type { Clock, IdGenerator } from '../ports';
 import type { EvaluationResult, TutorProvider } from '../provider';
 import { storeChat, storeWidgetAnswer } from '../session/inbox';
 import { RoomBase, type RoomBaseDeps, type SessionListener } from '../session/room-base';
-import { buildHistory, isEnded, widgetForAction } from '../session/session-view';
+import { buildHistory, isEnded } from '../session/session-view';
 import { findRetryTarget } from '../session/retry-target';
 import { TurnRunner, type TurnRoom } from '../session/turn-runner';
 import { defaultDesiredRetention } from '../storage/learners';

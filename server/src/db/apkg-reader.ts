@@ -4,7 +4,8 @@
  * `decks` tables), else `collection.anki21` / `collection.anki2` (schema 11: note types and
  * decks as JSON in `col`). Newer Anki writes all of them, the older ones holding only a note
  * asking to update, so the newest wins. The collection is opened read-only with
- * better-sqlite3 from a temporary file that is removed at once. Media are not read.
+ * better-sqlite3 from a temporary file that is removed at once (so it lives in db/, the one
+ * folder that opens SQLite). Media are not read.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
