@@ -480,8 +480,13 @@ export async function runFuzz(options: FuzzRunOptions): Promise<FuzzReport> {
       await drain(socket);
       // The drain covers the edge; errors from the session (widget_not_pending) come when its queue
       // reaches them, maybe after a backlog of turns: wait for the ones this socket is sure to get.
-      const roomErrors = () => [...socket.ledger.minRoom].every(([code, count]) => (socket.errors.get(code) ?? 0) >= count);
-      await socket.until(() => roomErrors() || socket.session.ended, limited ? 5000 : 20_000);
+      // With raised budgets every bad frame is answered, so wait for all of them: counting by code
+      // would let a frame of two possible codes (invalid_payload | widget_not_pending) stand in for
+      // one still queued, and the socket would close before that one's error came.
+      const answered = limited
+        ? () => [...socket.ledger.minRoom].every(([code, count]) => (socket.errors.get(code) ?? 0) >= count)
+        : () => errorsReceived(socket) >= socket.ledger.must;
+      await socket.until(() => answered() || socket.session.ended, limited ? 5000 : 20_000);
       socket.closedByFuzzer = true;
       report.sockets.closedByFuzzer += 1;
       socket.ws.close(1000, 'fuzzer reconnects');
@@ -684,9 +689,11 @@ export async function runFuzz(options: FuzzRunOptions): Promise<FuzzReport> {
         waiting = (unanswered.get() as { n: number }).n;
       }
       if (waiting > 0) violate(`${waiting} learner messages or widget answers were still unanswered ${settleTimeoutMs} ms after the last frame`);
-      // Queued operations after the last turn (answers to widgets that are not pending) report last: wait for quiet.
+      // Queued operations after the last turn (answers to widgets that are not pending) report last: wait
+      // for every open socket's errors (raised budgets: all of them come), then for quiet.
       const quietDeadline = Date.now() + 10_000;
-      while (Date.now() < quietDeadline && sockets.some((socket) => Date.now() - socket.lastEventAt < 750)) await sleep(100);
+      const waitingForErrors = () => !limited && openSockets().some((socket) => errorsReceived(socket) < socket.ledger.must);
+      while (Date.now() < quietDeadline && (waitingForErrors() || sockets.some((socket) => Date.now() - socket.lastEventAt < 750))) await sleep(100);
       progress(`settled ${Math.round((Date.now() - started) / 1000)} s`);
 
       // ---- Checks: the process ---------------------------------------------------------
@@ -768,13 +775,18 @@ export async function runFuzz(options: FuzzRunOptions): Promise<FuzzReport> {
 // Checks
 // ---------------------------------------------------------------------------
 
+/** Error events a socket received, rate_limited aside (those answer a budget, not a frame). */
+function errorsReceived(socket: FuzzSocket): number {
+  return [...socket.errors].filter(([code]) => code !== 'rate_limited').reduce((sum, [, count]) => sum + count, 0);
+}
+
 /** Every bad frame got one error of a predicted code; nothing got more than it may. */
 function checkLedger(socket: FuzzSocket, limited: boolean, violate: (message: string) => void): void {
   const { ledger } = socket;
   // A session the server ended on its own (every point recalled) may refuse anything that reached
   // it with session_ended; one the fuzzer ended is predicted exactly by the generator.
   const sessionEnded = socket.session.ended && !socket.session.endedByFuzzer;
-  const received = [...socket.errors].filter(([code]) => code !== 'rate_limited').reduce((sum, [, count]) => sum + count, 0);
+  const received = errorsReceived(socket);
   const rateLimited = socket.errors.get('rate_limited') ?? 0;
   const max = new Map(ledger.max);
   let may = ledger.must + ledger.optional;
