@@ -59,7 +59,7 @@ test('a new learner signs up, meets the welcome and recalls the sample set to th
   await page.getByRole('button', { name: 'Sign up', exact: true }).click();
 
   // The welcome: two sentences, the sample, shipped plans and assessments, create your own.
-  await expect(page).toHaveURL(/#\/welcome$/);
+  await expect(page).toHaveURL(/#\/home$/);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(`Welcome to tutorloop, ${learner}`);
   await expect(page.getByTestId('welcome-lead')).toContainText('asks you about the things you want to remember');
   await expect(page.getByTestId('welcome-plans').getByRole('button', { name: /^Start learning / })).toHaveCount(3);

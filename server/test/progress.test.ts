@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   SessionType,
   type BlueprintList,
+  type CardList,
   type ProgressStats,
   type Scorecard,
   type SessionHistory,
@@ -233,20 +234,70 @@ describe('GET /api/sessions/stats', () => {
         dueToday: 3, // + r0 at 20:00
         dueNext7Days: 4, // + p1 on the 12th
         newPoints: 1, // p2
+        // p0, p1, r0 were last reviewed on 1 Jan, 68 days ago, more than each one's stability (4, 10,
+        // 2.5 days): recall probability is 0.9 when the days elapsed equal the stability, so all three
+        // are below the desired 0.9. p2 was never reviewed and has no probability.
+        belowDesiredRetention: 3,
       },
       // Reviews of review-state cards after 8 Feb 15:00: p0 again, p0 good, p1 easy, p1 good → 3 of 4.
-      retention: { windowDays: 30, reviews: 4, passed: 3, rate: 0.75 },
+      retention: { windowDays: 30, reviews: 4, passed: 3, rate: 0.75, desired: 0.9 },
       // Review days: 15 Jan; 1–4 Feb (4); 1 Mar; 3 Mar; 8–10 Mar (3, ending today).
       streak: { current: 3, longest: 4, lastReviewDay: '2026-03-10' },
+      activity: expect.any(Array),
     });
+    // 9 Feb … 10 Mar. Reviews: 1 Mar (p0), 3 Mar (p1), 8 Mar (p0), 9 Mar (p0, p1), 10 Mar (p1); r0's
+    // are before the window. Sessions on the day they began: L1 (15 min) on the 7th, A1 (12) on the
+    // 8th, R1 (5) and A2 (10) on the 9th, R2 (2.5) and L2 (20) today.
+    const active: Record<string, [number, number, number]> = {
+      '2026-03-01': [1, 0, 0],
+      '2026-03-03': [1, 0, 0],
+      '2026-03-07': [0, 1, 15],
+      '2026-03-08': [1, 1, 12],
+      '2026-03-09': [2, 2, 15],
+      '2026-03-10': [1, 2, 22.5],
+    };
+    const activity = response.body.activity;
+    expect(activity).toHaveLength(30);
+    expect(activity[0]!.day).toBe('2026-02-09');
+    expect(activity[29]!.day).toBe('2026-03-10');
+    for (const entry of activity) {
+      const [reviews, sessions, minutes] = active[entry.day] ?? [0, 0, 0];
+      expect(entry, entry.day).toEqual({ day: entry.day, reviews, sessions, minutes });
+    }
+  });
+
+  it('counts below the learner’s own desired retention, the same points the schedule shows below it', async () => {
+    const cards = async () => {
+      const lists = await Promise.all([world.capitals, world.rivers].map((id) => server.api<CardList>('GET', `/api/cards?recallSetId=${id}`, { token: world.ada.token })));
+      return lists.flatMap((list) => list.body.cards.map((entry) => entry.retrievability));
+    };
+    const probabilities = await cards();
+    expect(probabilities.filter((value) => value !== null)).toHaveLength(3);
+    const changed = await server.api('PATCH', '/api/me', { token: world.ada.token, body: { desiredRetention: 0.7 } });
+    expect(changed.status).toBe(200);
+    try {
+      const response = await server.api<ProgressStats>('GET', '/api/sessions/stats', { token: world.ada.token });
+      expect(response.body.retention.desired).toBe(0.7);
+      // The schedule's recall probabilities, compared with 0.7 by hand, give the dashboard's count.
+      const below = (await cards()).filter((value) => value !== null && value < 0.7).length;
+      expect(response.body.reviews.belowDesiredRetention).toBe(below);
+    } finally {
+      await server.api('PATCH', '/api/me', { token: world.ada.token, body: { desiredRetention: 0.9 } });
+    }
   });
 
   it('gives the other learner only their own figures', async () => {
     const bob = (await server.api<ProgressStats>('GET', '/api/sessions/stats', { token: world.bob.token })).body;
     expect(bob.sessions.total).toBe(3);
     expect(bob.pointsRecalled).toBe(1);
-    expect(bob.reviews).toEqual({ done: 2, dueNow: 1, dueToday: 1, dueNext7Days: 1, newPoints: 0 });
-    expect(bob.retention).toEqual({ windowDays: 30, reviews: 1, passed: 0, rate: 0 });
+    // Bob's card (stability 30) was last reviewed 68 days ago: below 0.9.
+    expect(bob.reviews).toEqual({ done: 2, dueNow: 1, dueToday: 1, dueNext7Days: 1, newPoints: 0, belowDesiredRetention: 1 });
+    expect(bob.retention).toEqual({ windowDays: 30, reviews: 1, passed: 0, rate: 0, desired: 0.9 });
+    expect(bob.activity.filter((day) => day.reviews + day.sessions > 0)).toEqual([
+      { day: '2026-03-05', reviews: 1, sessions: 0, minutes: 0 },
+      // Three sessions today: recall 2 min, assessment 10 min, learning 30 min.
+      { day: '2026-03-10', reviews: 1, sessions: 3, minutes: 42 },
+    ]);
     expect(bob.streak).toEqual({ current: 1, longest: 1, lastReviewDay: '2026-03-10' });
   });
 
@@ -254,7 +305,10 @@ describe('GET /api/sessions/stats', () => {
     const response = await atTime(at('03-11T08:00:00'), () => server.api<ProgressStats>('GET', '/api/sessions/stats', { token: world.ada.token }));
     expect(response.body.streak).toEqual({ current: 3, longest: 4, lastReviewDay: '2026-03-10' });
     // p0, p2 and r0 due; by the end of the 11th the same; p1 (12th) within the week.
-    expect(response.body.reviews).toEqual({ done: 11, dueNow: 3, dueToday: 3, dueNext7Days: 4, newPoints: 1 });
+    expect(response.body.reviews).toEqual({ done: 11, dueNow: 3, dueToday: 3, dueNext7Days: 4, newPoints: 1, belowDesiredRetention: 3 });
+    // The activity window moved a day: 11 Mar is last and idle, 10 Feb first.
+    expect(response.body.activity[0]!.day).toBe('2026-02-10');
+    expect(response.body.activity[29]).toEqual({ day: '2026-03-11', reviews: 0, sessions: 0, minutes: 0 });
     const later = await atTime(at('03-12T08:00:00'), () => server.api<ProgressStats>('GET', '/api/sessions/stats', { token: world.ada.token }));
     expect(later.body.streak.current).toBe(0);
   });

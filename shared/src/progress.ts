@@ -13,6 +13,9 @@ import { SessionStatus, SessionType } from './session';
 /** Days over which true retention is measured (stats `retention.windowDays`). */
 export const retentionWindowDays = 30;
 
+/** UTC days in the stats' activity series (`activity`, today the last). */
+export const activityDays = 30;
+
 /** Most history rows one page may hold. */
 export const historyPageMaxLimit = 100;
 
@@ -64,6 +67,17 @@ export const SessionTypeStats = z.object({
 });
 export type SessionTypeStats = z.infer<typeof SessionTypeStats>;
 
+/** One UTC day of the stats' activity series. */
+export const ActivityDay = z.object({
+  /** `YYYY-MM-DD` (UTC). */
+  day: z.iso.date(),
+  reviews: z.number().int().min(0),
+  sessions: z.number().int().min(0),
+  /** Minutes of the sessions begun that day, to 0.1. */
+  minutes: z.number().min(0),
+});
+export type ActivityDay = z.infer<typeof ActivityDay>;
+
 /**
  * `GET /api/sessions/stats`. Due counts use the one definition of due (SPEC §4.1): a point is
  * due when never reviewed (new) or when its FSRS due date has passed.
@@ -92,6 +106,11 @@ export const ProgressStats = z.object({
     dueNext7Days: z.number().int().min(0),
     /** Points never reviewed (counted in every due figure). */
     newPoints: z.number().int().min(0),
+    /**
+     * Reviewed points whose probability of recall now (FSRS retrievability, under the learner's
+     * own parameters) is below their desired retention: the ones slipping, due or not.
+     */
+    belowDesiredRetention: z.number().int().min(0),
   }),
   /**
    * True retention: of the reviews in the last `windowDays` days of cards that were in the
@@ -103,6 +122,8 @@ export const ProgressStats = z.object({
     reviews: z.number().int().min(0),
     passed: z.number().int().min(0),
     rate: z.number().min(0).max(1).nullable(),
+    /** The learner's desired retention (Settings), the rate the scheduler aims at. */
+    desired: z.number().min(0).max(1),
   }),
   /**
    * Consecutive days with at least one review. `current` counts back from today, or from
@@ -114,6 +135,11 @@ export const ProgressStats = z.object({
     /** The last day with a review (`YYYY-MM-DD`), or null. */
     lastReviewDay: z.string().nullable(),
   }),
+  /**
+   * The last `activityDays` UTC days, oldest first and today last, every day present (zero
+   * when idle): reviews logged that day, sessions begun that day and their minutes.
+   */
+  activity: z.array(ActivityDay),
 });
 export type ProgressStats = z.infer<typeof ProgressStats>;
 

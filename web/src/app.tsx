@@ -10,6 +10,7 @@ import { RecallSetPage } from './pages/recall-set-page';
 import { RecallSetsPage } from './pages/recall-sets-page';
 import { SettingsPage } from './pages/settings-page';
 import { AccountPage } from './pages/account-page';
+import { HomePage } from './pages/home-page';
 import { WelcomePage } from './pages/welcome-page';
 import { authStore, http } from './services';
 import type { Route } from './store/router-store';
@@ -29,8 +30,10 @@ function assertNever(value: never): never {
 function Page({ route }: { route: Route }) {
   switch (route.name) {
     case 'login':
-      // Signed in already: the effect in App moves on to the sets.
+      // Signed in already: the effect in App moves on to the dashboard.
       return null;
+    case 'home':
+      return <HomePage />;
     case 'welcome':
       return <WelcomePage />;
     case 'sets':
@@ -68,8 +71,8 @@ function Page({ route }: { route: Route }) {
         <div className="page narrow">
           <h1 tabIndex={-1}>Page not found</h1>
           <p className="muted">Nothing lives at “{route.path}”.</p>
-          <button type="button" className="button primary" onClick={() => navigate({ name: 'sets' })}>
-            Back to recall sets
+          <button type="button" className="button primary" onClick={() => navigate({ name: 'home' })}>
+            Back to home
           </button>
         </div>
       );
@@ -95,7 +98,7 @@ export function App() {
   }, [token]);
 
   useEffect(() => {
-    if (token && route.name === 'login') navigate({ name: 'sets' }, { replace: true });
+    if (token && route.name === 'login') navigate({ name: 'home' }, { replace: true });
   }, [token, route.name]);
 
   // Move focus to the new page's heading, so keyboard and screen-reader users start there.

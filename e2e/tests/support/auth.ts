@@ -10,8 +10,9 @@ export function uniqueUsername(prefix: string): string {
 }
 
 /**
- * Signs a new learner up and lands on the welcome page (issue 18's first run). A first visit
- * opens on the sign-up form; a browser that signed in before opens on sign-in.
+ * Signs a new learner up and lands on home, which greets a learner with nothing yet with the
+ * welcome (issues 18 and 13). A first visit opens on the sign-up form; a browser that signed
+ * in before opens on sign-in.
  */
 export async function signUpToWelcome(page: Page, prefix = 'e2e'): Promise<string> {
   const username = uniqueUsername(prefix);

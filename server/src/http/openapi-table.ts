@@ -346,9 +346,14 @@ export const apiRoutes: readonly ApiRoute[] = [
           ],
         },
         pointsRecalled: 5,
-        reviews: { done: 9, dueNow: 2, dueToday: 3, dueNext7Days: 6, newPoints: 1 },
-        retention: { windowDays: 30, reviews: 4, passed: 3, rate: 0.75 },
+        reviews: { done: 9, dueNow: 2, dueToday: 3, dueNext7Days: 6, newPoints: 1, belowDesiredRetention: 1 },
+        retention: { windowDays: 30, reviews: 4, passed: 3, rate: 0.75, desired: 0.9 },
         streak: { current: 2, longest: 4, lastReviewDay: '2026-11-20' },
+        // 30 days, 2026-10-22 to 2026-11-20: active on the last two.
+        activity: Array.from({ length: 30 }, (_, index) => {
+          const day = new Date(Date.UTC(2026, 9, 22 + index)).toISOString().slice(0, 10);
+          return index === 28 ? { day, reviews: 5, sessions: 1, minutes: 12.5 } : index === 29 ? { day, reviews: 4, sessions: 2, minutes: 12 } : { day, reviews: 0, sessions: 0, minutes: 0 };
+        }),
       }),
     },
   },

@@ -7,10 +7,11 @@
 import type { ProgressStats, Scorecard, SessionHistory, SessionHistoryQuery, SessionListItem, SubtopicProgress } from '@tutorloop/shared';
 import { decodeCursor, pageHistory, resolveRange, sessionSeconds } from '../core/progress/history';
 import { assessmentScores, recallSetScores, studyPlanScores, subtopicProgress, type AssessmentAttempt, type LearningSessionRecord } from '../core/progress/scorecard';
-import { dueCounts, reviewStreak, sessionStats, trueRetention } from '../core/progress/stats';
+import { belowRetention, dailyActivity, dueCounts, reviewStreak, sessionStats, trueRetention } from '../core/progress/stats';
 import type { StoredSession } from '../core/storage/sessions';
 import type { Storage, StorageReader } from '../core/storage/storage';
 import { AppError } from './app-error';
+import { loadSchedulerSettings } from '../core/scheduler/learner-settings';
 import { scheduleOf } from './recall-sets';
 
 export interface ProgressDeps {
@@ -49,16 +50,22 @@ export class ProgressService {
         if (session.type !== 'recall') continue;
         pointsRecalled += (await reader.checklists.list(session.id)).filter((entry) => entry.status === 'recalled').length;
       }
-      const { scheduled } = await this.learnerSchedule(reader, learnerId, now);
+      const { scheduled, settings } = await this.learnerSchedule(reader, learnerId, now);
       const logs = await reader.cards.listReviewLogsByLearner(learnerId);
+      const points = [...scheduled.values()];
       return {
         asOf: now.toISOString(),
         timeZone: 'UTC' as const,
         sessions: sessionStats(sessions),
         pointsRecalled,
-        reviews: { done: logs.length, ...dueCounts([...scheduled.values()].map((point) => point.card), now) },
-        retention: trueRetention(logs, now),
+        reviews: {
+          done: logs.length,
+          ...dueCounts(points.map((point) => point.card), now),
+          belowDesiredRetention: belowRetention(points, settings.retention),
+        },
+        retention: { ...trueRetention(logs, now), desired: settings.retention },
         streak: reviewStreak(logs, now),
+        activity: dailyActivity(logs, sessions, now),
       };
     });
   }
@@ -104,7 +111,7 @@ export class ProgressService {
   private async learnerSchedule(reader: StorageReader, learnerId: string, now: Date) {
     const sets = await reader.recallSets.listByLearner(learnerId);
     const points = sets.length > 0 ? await reader.recallSets.listPointsOfSets(sets.map((set) => set.id)) : [];
-    return { sets, points, scheduled: await scheduleOf(reader, learnerId, points, now) };
+    return { sets, points, scheduled: await scheduleOf(reader, learnerId, points, now), settings: await loadSchedulerSettings(reader, learnerId) };
   }
 }
 

@@ -1,6 +1,7 @@
 import {
   ApiErrorBody,
   LearnerResponse,
+  ProgressStats,
   SchedulerStatus,
   SimulationResponse,
   type Learner,
@@ -21,6 +22,8 @@ import {
   type RecallSetDetail,
   type RecallSetSummary,
   type SessionDetail,
+  type SessionHistory,
+  type SubtopicProgress,
   type SessionListItem,
   type SessionSummary,
   type StudyPlanDetail,
@@ -244,6 +247,11 @@ export function createHttpClient(options: HttpClientOptions) {
     listSurveys: () => request<SurveyList>('GET', '/api/surveys'),
     createSession: (body: CreateSessionBody) => request<{ sessionId: string }>('POST', '/api/sessions', { body }),
     listSessions: () => request<{ sessions: SessionListItem[] }>('GET', '/api/sessions'),
+    /** The learner's figures for the dashboard (SPEC §6 stats), checked against the shared schema. */
+    getStats: async () => parsedWith(ProgressStats, await request<unknown>('GET', '/api/sessions/stats')),
+    /** The newest sessions of every type, `limit` of them. */
+    getRecentSessions: (limit: number) => request<SessionHistory>('GET', `/api/sessions/history?limit=${limit}`),
+    getSubtopicProgress: () => request<SubtopicProgress>('GET', '/api/sessions/subtopic-progress'),
     getSession: (sessionId: string) => request<SessionDetail>('GET', `/api/sessions/${id(sessionId)}`),
     getSessionSummary: (sessionId: string) =>
       request<{ summary: SessionSummary }>('GET', `/api/sessions/${id(sessionId)}/summary`),

@@ -5,11 +5,13 @@ import { ProviderBadge } from './provider-explanation';
 import { signOut } from '../services';
 import type { Route } from '../store/router-store';
 
-type Section = 'sets' | 'plans' | 'assessments' | 'reflect' | 'settings';
+type Section = 'home' | 'sets' | 'plans' | 'assessments' | 'reflect' | 'settings';
 
 /** Which header link the page belongs to (a set's page and editor are under "Recall sets"). */
 function sectionOf(route: Route): Section | null {
   switch (route.name) {
+    case 'home':
+      return 'home';
     case 'sets':
     case 'set-new':
     case 'set-edit':
@@ -44,6 +46,7 @@ function assertNever(value: never): never {
 }
 
 const links: Array<{ section: Section; href: string; label: string }> = [
+  { section: 'home', href: '#/home', label: 'Home' },
   { section: 'sets', href: '#/sets', label: 'Recall sets' },
   { section: 'plans', href: '#/study-plans', label: 'Study plans' },
   { section: 'assessments', href: '#/assessments', label: 'Assessments' },
@@ -62,7 +65,7 @@ export function Header() {
   return (
     <header className="app-header">
       <div className="app-header-inner">
-        <a className="brand" href={token ? '#/sets' : '#/login'}>
+        <a className="brand" href={token ? '#/home' : '#/login'} aria-label={token ? 'tutorloop: home' : undefined}>
           <svg className="brand-mark" viewBox="0 0 32 32" aria-hidden="true" focusable="false">
             <circle cx="16" cy="16" r="12" fill="none" stroke="currentColor" strokeWidth="4" />
             <circle cx="16" cy="16" r="4" fill="currentColor" />
@@ -75,7 +78,7 @@ export function Header() {
           <nav className="main-nav" aria-label="Main">
             <ul>
               {links.map((link) => (
-                <li key={link.section}>
+                <li key={link.section} className={link.section === 'home' ? 'nav-item-home' : undefined}>
                   <a
                     href={link.href}
                     className="nav-link"

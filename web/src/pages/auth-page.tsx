@@ -86,10 +86,11 @@ export function AuthPage() {
     }
     rememberReturning(result.value.learner.username);
     authStore.getState().signIn(result.value);
-    // A new learner starts at the welcome (first run); a returning one where they were going
-    // (a deep link such as a session page after the token expired).
-    if (signingUp) navigate({ name: 'welcome' }, { replace: true });
-    else if (route.name === 'login') navigate({ name: 'sets' }, { replace: true });
+    // Both land on the dashboard, which greets a learner with nothing yet with the first-run
+    // welcome; a returning one goes where they were going (a deep link such as a session page
+    // after the token expired).
+    if (signingUp) navigate({ name: 'home' }, { replace: true });
+    else if (route.name === 'login') navigate({ name: 'home' }, { replace: true });
   }
 
   function toggleMode() {

@@ -40,7 +40,8 @@ function plural(count: number, one: string, many: string) {
 /**
  * First run (issue 18): what tutorloop does in two sentences, a sample set to try at once,
  * the shipped assessments and study plans, the ways to make your own, and who is tutoring.
- * A new learner lands here after signing up; the empty recall sets list links back to it.
+ * Home shows it to a learner with no set and no session yet (pages/home-page.tsx); it is also
+ * `#/welcome`, which the empty recall sets list and the dashboard link to.
  */
 export function WelcomePage() {
   const username = useAuth((state) => state.learner?.username ?? null);

@@ -3,8 +3,10 @@ import { createRouterStore, parseRoute, routePath, type HashLocation, type Route
 
 describe('parseRoute', () => {
   it.each<[string, Route]>([
-    ['', { name: 'sets' }],
-    ['#/', { name: 'sets' }],
+    ['', { name: 'home' }],
+    ['#/', { name: 'home' }],
+    ['#/home', { name: 'home' }],
+    ['#/home/x', { name: 'not-found', path: '/home/x' }],
     ['#/login', { name: 'login' }],
     ['#/sets', { name: 'sets' }],
     ['#/sets/new', { name: 'set-new' }],
@@ -31,6 +33,7 @@ describe('parseRoute', () => {
   it('round-trips every route through routePath', () => {
     const routes: Route[] = [
       { name: 'login' },
+      { name: 'home' },
       { name: 'sets' },
       { name: 'set-new' },
       { name: 'set-edit', recallSetId: 'a/b' },

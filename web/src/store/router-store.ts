@@ -3,6 +3,8 @@ import { createStore } from 'zustand/vanilla';
 /** Every screen of the app, as the hash router knows it. */
 export type Route =
   | { name: 'login' }
+  /** The dashboard (issue 13): what is due, streak, retention, activity, recent sessions, mastery. */
+  | { name: 'home' }
   | { name: 'welcome' }
   | { name: 'sets' }
   | { name: 'set-new' }
@@ -28,7 +30,7 @@ function assertNever(value: never): never {
 
 /**
  * `#/sets/abc/edit` → `{ name: 'set-edit', recallSetId: 'abc' }`; `#/sets/abc` is the set's own page
- * (schedule and forecast). An empty hash is the sets list.
+ * (schedule and forecast). An empty hash is the home dashboard.
  */
 export function parseRoute(hash: string): Route {
   const path = hash.replace(/^#/, '').split('?')[0] ?? '';
@@ -40,7 +42,8 @@ export function parseRoute(hash: string): Route {
     }
   });
   const [first, second, third] = parts;
-  if (parts.length === 0) return { name: 'sets' };
+  if (parts.length === 0) return { name: 'home' };
+  if (first === 'home' && parts.length === 1) return { name: 'home' };
   if (first === 'login' && parts.length === 1) return { name: 'login' };
   if (first === 'welcome' && parts.length === 1) return { name: 'welcome' };
   if (first === 'import' && parts.length === 1) return { name: 'import' };
@@ -70,6 +73,8 @@ export function routePath(route: Route): string {
   switch (route.name) {
     case 'login':
       return '/login';
+    case 'home':
+      return '/home';
     case 'welcome':
       return '/welcome';
     case 'sets':

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { SessionType } from '@tutorloop/shared';
 import type { CardRecord, RatingName } from '../recall/fsrs';
 import type { ReviewLogRecord } from '../storage/cards';
-import { dueCounts, reviewStreak, sessionStats, trueRetention, type SessionTimes } from './stats';
+import { belowRetention, dailyActivity, dueCounts, reviewStreak, sessionStats, trueRetention, type SessionTimes } from './stats';
 
 const now = new Date('2026-03-10T15:00:00.000Z');
 const hours = (count: number) => count * 60 * 60 * 1000;
@@ -99,5 +99,45 @@ describe('reviewStreak', () => {
     expect(reviewStreak([], now)).toEqual({ current: 0, longest: 0, lastReviewDay: null });
     // A review after now does not count yet.
     expect(reviewStreak([on('2026-03-10T16:00:00Z')], now)).toEqual({ current: 0, longest: 0, lastReviewDay: null });
+  });
+});
+
+describe('belowRetention', () => {
+  it('counts reviewed points whose recall probability now is below the desired retention', () => {
+    const points = [{ retrievability: null }, { retrievability: 0.95 }, { retrievability: 0.9 }, { retrievability: 0.8999 }, { retrievability: 0.4 }];
+    // Never reviewed: not counted; 0.9 is not below 0.9; 0.8999 and 0.4 are.
+    expect(belowRetention(points, 0.9)).toBe(2);
+    expect(belowRetention(points, 0.8)).toBe(1);
+    expect(belowRetention(points, 0.99)).toBe(4);
+  });
+});
+
+describe('dailyActivity', () => {
+  const at = (time: string) => new Date(time);
+  it('gives the last 30 UTC days, today last, with reviews, sessions begun and their minutes', () => {
+    const logs = [
+      { reviewedAt: at('2026-03-10T09:00:00Z') },
+      { reviewedAt: at('2026-03-10T14:59:00Z') },
+      { reviewedAt: at('2026-03-10T16:00:00Z') }, // after now: not yet
+      { reviewedAt: at('2026-03-09T23:59:59Z') },
+      { reviewedAt: at('2026-02-09T12:00:00Z') }, // the first day of the 30: 9 Feb … 10 Mar
+      { reviewedAt: at('2026-02-08T12:00:00Z') }, // the day before: outside
+    ];
+    const sessions = [
+      // Begun yesterday just before midnight, 20 minutes long: counted on the day it began.
+      { createdAt: at('2026-03-09T23:50:00Z'), updatedAt: at('2026-03-10T00:10:00Z'), endedAt: at('2026-03-10T00:10:00Z') },
+      // Today, open, 1.5 minutes to its last change.
+      { createdAt: at('2026-03-10T10:00:00Z'), updatedAt: at('2026-03-10T10:01:30Z'), endedAt: null },
+      { createdAt: at('2026-01-01T10:00:00Z'), updatedAt: at('2026-01-01T10:30:00Z'), endedAt: null }, // long ago
+    ];
+    const series = dailyActivity(logs, sessions, now);
+    expect(series).toHaveLength(30);
+    expect(series[0]).toEqual({ day: '2026-02-09', reviews: 1, sessions: 0, minutes: 0 });
+    expect(series[28]).toEqual({ day: '2026-03-09', reviews: 1, sessions: 1, minutes: 20 });
+    expect(series[29]).toEqual({ day: '2026-03-10', reviews: 2, sessions: 1, minutes: 1.5 });
+    // Every day present, consecutive, the idle ones zero.
+    expect(series.slice(1, 28).every((day) => day.reviews === 0 && day.sessions === 0 && day.minutes === 0)).toBe(true);
+    expect(new Set(series.map((day) => day.day)).size).toBe(30);
+    expect(series.reduce((sum, day) => sum + day.reviews, 0)).toBe(4);
   });
 });

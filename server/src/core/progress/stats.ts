@@ -12,9 +12,14 @@
  *   that were in the review state before the review — first reviews of new cards excluded, as
  *   (re)learning ones would be — and the share of them not rated Again.
  * - Streak: UTC days with at least one review in the review log.
+ * - Below desired retention: reviewed points whose retrievability now, under the learner's
+ *   parameters, is below the learner's desired retention (new points have none and are not counted).
+ * - Activity: for each of the last `activityDays` UTC days (today last), the reviews logged, the
+ *   sessions begun and those sessions' minutes (`sessionSeconds`, counted on the day they began).
  */
-import { retentionWindowDays, SessionType, type ProgressStats, type SessionStatus, type SessionTypeStats } from '@tutorloop/shared';
+import { activityDays, retentionWindowDays, SessionType, type ActivityDay, type ProgressStats, type SessionStatus, type SessionTypeStats } from '@tutorloop/shared';
 import { pointStatus, type CardRecord } from '../recall/fsrs';
+import type { ScheduledPoint } from '../scheduler/point-schedule';
 import type { ReviewLogRecord } from '../storage/cards';
 import { endOfUtcDay, utcDayKey, utcDayNumber, dayMs } from './days';
 import { sessionSeconds } from './history';
@@ -55,7 +60,7 @@ export function sessionStats(sessions: readonly SessionTimes[]): ProgressStats['
 }
 
 /** Due counts at now, the end of today and the end of the 7-day week from today; new points. */
-export function dueCounts(cards: ReadonlyArray<Pick<CardRecord, 'state' | 'due'> | null>, now: Date): Omit<ProgressStats['reviews'], 'done'> {
+export function dueCounts(cards: ReadonlyArray<Pick<CardRecord, 'state' | 'due'> | null>, now: Date): Omit<ProgressStats['reviews'], 'done' | 'belowDesiredRetention'> {
   const dueBy = (at: Date) => cards.filter((card) => pointStatus(card, at) !== 'scheduled').length;
   return {
     dueNow: dueBy(now),
@@ -66,7 +71,7 @@ export function dueCounts(cards: ReadonlyArray<Pick<CardRecord, 'state' | 'due'>
 }
 
 /** True retention over the window ending at `now` (see the header). */
-export function trueRetention(logs: ReadonlyArray<Pick<ReviewLogRecord, 'rating' | 'previous' | 'reviewedAt'>>, now: Date, windowDays = retentionWindowDays): ProgressStats['retention'] {
+export function trueRetention(logs: ReadonlyArray<Pick<ReviewLogRecord, 'rating' | 'previous' | 'reviewedAt'>>, now: Date, windowDays = retentionWindowDays): Omit<ProgressStats['retention'], 'desired'> {
   const start = now.getTime() - windowDays * dayMs;
   const counted = logs.filter((log) => log.previous.state === 'review' && log.reviewedAt.getTime() > start && log.reviewedAt.getTime() <= now.getTime());
   const passed = counted.filter((log) => log.rating !== 'again').length;
@@ -90,4 +95,36 @@ export function reviewStreak(logs: ReadonlyArray<Pick<ReviewLogRecord, 'reviewed
   // `run` is the run ending on the last review day; it is current only if that day is today or yesterday.
   const current = last !== undefined && today - last <= 1 ? run : 0;
   return { current, longest, lastReviewDay: last === undefined ? null : utcDayKey(new Date(last * dayMs)) };
+}
+
+/** Reviewed points whose probability of recall now is below `desired` (see the header). */
+export function belowRetention(points: ReadonlyArray<Pick<ScheduledPoint, 'retrievability'>>, desired: number): number {
+  return points.filter((point) => point.retrievability !== null && point.retrievability < desired).length;
+}
+
+/** One entry per UTC day of the `days` ending today, oldest first (see the header). */
+export function dailyActivity(
+  logs: ReadonlyArray<Pick<ReviewLogRecord, 'reviewedAt'>>,
+  sessions: ReadonlyArray<Pick<SessionTimes, 'createdAt' | 'updatedAt' | 'endedAt'>>,
+  now: Date,
+  days = activityDays,
+): ActivityDay[] {
+  const today = utcDayNumber(now);
+  const first = today - days + 1;
+  const series = Array.from({ length: days }, (_, index) => ({ reviews: 0, sessions: 0, seconds: 0, day: first + index }));
+  const slot = (date: Date) => {
+    const day = utcDayNumber(date);
+    return day >= first && day <= today && date.getTime() <= now.getTime() ? series[day - first] : undefined;
+  };
+  for (const log of logs) {
+    const entry = slot(log.reviewedAt);
+    if (entry) entry.reviews += 1;
+  }
+  for (const session of sessions) {
+    const entry = slot(session.createdAt);
+    if (!entry) continue;
+    entry.sessions += 1;
+    entry.seconds += sessionSeconds(session);
+  }
+  return series.map((entry) => ({ day: utcDayKey(new Date(entry.day * dayMs)), reviews: entry.reviews, sessions: entry.sessions, minutes: minutesOf(entry.seconds) }));
 }

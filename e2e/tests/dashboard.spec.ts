@@ -1,0 +1,129 @@
+/**
+ * Issue 13 — the home dashboard, offline tutor: a new learner lands on it and is greeted with
+ * the friendly start; the sample set it creates shows up as due, with no streak and one session
+ * begun today; one click reviews the most due set; after the review the due count, the streak
+ * and the activity chart have moved, and the session is listed among the recent ones, opening
+ * its replay. Screenshots at 1280×800 and 390×844 go to e2e/screenshots/.
+ */
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect, test, type Page } from '@playwright/test';
+import { signUpToWelcome } from './support/auth';
+import { expectNoSeriousViolations } from './support/axe';
+import { say } from './support/session';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const screenshotDir = path.join(here, '..', 'screenshots');
+
+const samplePoints = [
+  'Recalling something from memory strengthens it more than reading it again',
+  'Reviews spread out over days keep a memory longer than the same reviews crammed together',
+  'Without review most new facts are forgotten within a few days',
+];
+
+async function shoot(page: Page, name: string): Promise<void> {
+  mkdirSync(screenshotDir, { recursive: true });
+  await page.screenshot({ path: path.join(screenshotDir, `${name}.png`), fullPage: true });
+}
+
+/** The last day's count of a series the chart carries (`data-reviews="0,…,0,3"`). */
+async function todayOf(page: Page, series: 'reviews' | 'sessions'): Promise<number> {
+  const values = (await page.getByTestId('activity-chart').getAttribute(`data-${series}`))?.split(',').map(Number) ?? [];
+  expect(values).toHaveLength(30);
+  return values[29]!;
+}
+
+async function goHome(page: Page): Promise<void> {
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Home' }).click();
+  await expect(page.getByTestId('dashboard')).toBeVisible();
+}
+
+test('a new learner lands on the dashboard, creates the sample set, reviews it and sees due count, streak and activity move', async ({ page }) => {
+  test.slow();
+  await page.setViewportSize({ width: 1280, height: 800 });
+  const username = await signUpToWelcome(page, 'home');
+  // The dashboard is home; with nothing yet it is the friendly start.
+  await expect(page).toHaveURL(/#\/home$/);
+  await expect(page.getByTestId('welcome-plans').getByRole('button', { name: /^Start learning / })).toHaveCount(3);
+  await expect(page.getByTestId('welcome-assessments').getByRole('button', { name: /^Start assessment / }).first()).toBeVisible();
+
+  // The sample set is made and its review opens; before answering, back to the dashboard.
+  await page.getByRole('button', { name: 'Try a sample set' }).click();
+  await expect(page).toHaveURL(/#\/sessions\/[^/]+$/);
+  await expect(page.getByTestId('tutor-message').first()).toBeVisible();
+  await goHome(page);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(`Hello, ${username}`);
+  await expect(page.getByTestId('due-count')).toHaveText('3');
+  await expect(page.getByTestId('most-due')).toHaveText('Most due: Sample: how memory works · 3 due');
+  await expect(page.getByTestId('streak-days')).toHaveText('0');
+  await expect(page.getByTestId('retention-rate')).toHaveText('–');
+  await expect(page.getByTestId('retention')).toContainText('goal 90%');
+  await expect(page.getByTestId('activity-summary')).toContainText('0 reviews and 1 session on 1 day');
+  expect(await todayOf(page, 'reviews')).toBe(0);
+  expect(await todayOf(page, 'sessions')).toBe(1);
+  await expect(page.getByTestId('recent-session')).toHaveCount(1);
+  await expect(page.getByTestId('recent-session').first()).toContainText('Sample: how memory works');
+  await expect(page.getByTestId('recent-session').first()).toContainText('In progress');
+  await expect(page.getByTestId('concept-mastery')).toContainText('study plan');
+  await expect(page.locator('.recharts-bar-rectangle').first()).toBeVisible();
+  await expectNoSeriousViolations(page, 'dashboard before the review');
+  await shoot(page, 'dashboard-before-1280');
+
+  // One click reviews the most due set, to the end.
+  await page.getByRole('button', { name: 'Review now' }).click();
+  await expect(page).toHaveURL(/#\/sessions\/[^/]+$/);
+  await expect(page.getByTestId('tutor-message').first()).toBeVisible();
+  await expect(page.getByTestId('typing-indicator')).toHaveCount(0);
+  for (const point of samplePoints) await say(page, point);
+  await expect(page.getByTestId('completion-recalled')).toHaveText('You recalled 3 of 3 points');
+
+  // Everything moved: nothing due today, a one-day streak, three reviews and two sessions today.
+  await goHome(page);
+  await expect(page.getByTestId('due-count')).toHaveText('0');
+  await expect(page.getByTestId('nothing-due')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Review now' })).toHaveCount(0);
+  await expect(page.getByTestId('streak-days')).toHaveText('1');
+  await expect(page.getByTestId('streak')).toContainText('Reviewed today');
+  await expect(page.getByTestId('activity-summary')).toContainText('3 reviews and 2 sessions on 1 day');
+  expect(await todayOf(page, 'reviews')).toBe(3);
+  expect(await todayOf(page, 'sessions')).toBe(2);
+  // First reviews of new points are not retention reviews: still nothing to measure.
+  await expect(page.getByTestId('retention-rate')).toHaveText('–');
+  const recent = page.getByTestId('recent-session');
+  await expect(recent).toHaveCount(2);
+  await expect(recent.first()).toContainText('Completed · 3 of 3');
+  await expectNoSeriousViolations(page, 'dashboard after the review');
+  await shoot(page, 'dashboard-after-1280');
+
+  await page.setViewportSize({ width: 390, height: 844 });
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow, 'the dashboard does not scroll sideways on a phone').toBeLessThanOrEqual(0);
+  await shoot(page, 'dashboard-after-390');
+  await page.setViewportSize({ width: 1280, height: 800 });
+
+  // A learning session joins the recent ones, and its plan's concepts show with their mastery.
+  const token = await page.evaluate(() => (JSON.parse(localStorage.getItem('tutorloop.auth') ?? '{}') as { token?: string }).token);
+  const headers = { Authorization: `Bearer ${token}` };
+  const plans = (await (await page.request.get('/api/study-plans', { headers })).json()) as { studyPlans: Array<{ id: string; title: string; builtIn: boolean }> };
+  const plan = plans.studyPlans.find((candidate) => candidate.builtIn)!;
+  const created = await page.request.post('/api/sessions', { headers, data: { type: 'learning', studyPlanId: plan.id } });
+  expect(created.status()).toBe(201);
+  const { sessionId } = (await created.json()) as { sessionId: string };
+  expect((await page.request.post(`/api/sessions/${sessionId}/step`, { headers, data: { message: 'Ready when you are.' } })).status()).toBe(200);
+  await page.reload();
+  await expect(page.getByTestId('dashboard')).toBeVisible();
+  await expect(recent).toHaveCount(3);
+  await expect(recent.first()).toContainText('Learning');
+  await expect(recent.first()).toContainText(plan.title);
+  const concepts = page.getByTestId('concept');
+  expect(await concepts.count()).toBeGreaterThanOrEqual(3);
+  await expect(concepts.first().getByTestId('mastery-level')).toBeVisible();
+  await expect(page.locator('.recharts-bar-rectangle').first()).toBeVisible();
+  await shoot(page, 'dashboard-learning-1280');
+
+  // A recent session opens its replay: the finished review, all three answers in it.
+  await recent.nth(1).getByRole('link').click();
+  await expect(page).toHaveURL(/#\/sessions\/[^/]+$/);
+  await expect(page.getByTestId('learner-message')).toHaveCount(3);
+});
