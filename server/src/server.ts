@@ -152,9 +152,17 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
       return reply.status(400).send({ error: { code: 'bad_request', message: 'The URL is not valid (check its percent-encoding).' } });
     },
   });
+  const sockets = new SocketServer({
+    hub,
+    storage,
+    tokens,
+    logger: logger as unknown as Logger,
+    maxFrameBytes: config.wsMaxFrameBytes,
+    limits,
+  });
   const routes = recordRoutes(app);
   const transfer = new SetTransferService(storage, recallSets, readApkg);
-  registerRoutes(app, { tokens, account: new AccountService(storage), transfer, clock, hub, limits, learners, recallSets, sessions, tutor: provider.name, version, catalog, studyPlans, agentLogs, scheduler, progress, surveys });
+  registerRoutes(app, { tokens, account: new AccountService(storage), transfer, clock, hub, limits, learners, recallSets, sessions, tutor: provider.name, version, catalog, studyPlans, agentLogs, scheduler, progress, surveys, connections: sockets });
 
   if (config.webDist && existsSync(path.join(config.webDist, 'index.html'))) {
     await app.register(fastifyStatic, { root: path.resolve(config.webDist), wildcard: false });
@@ -167,14 +175,6 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
     });
   }
 
-  const sockets = new SocketServer({
-    hub,
-    storage,
-    tokens,
-    logger: logger as unknown as Logger,
-    maxFrameBytes: config.wsMaxFrameBytes,
-    limits,
-  });
   app.server.on('upgrade', (request, socket, head) => {
     if (sockets.matches(request)) sockets.handleUpgrade(request, socket, head);
     else socket.destroy();

@@ -45,6 +45,22 @@ describe('change password', () => {
     expect((await server.api('GET', '/api/me', { token: other.body.token })).status).toBe(401);
     expect(await server.api('GET', '/api/me', { token: changed.body.token })).toEqual({ status: 200, body: { learner } });
   });
+
+  it('closes the sockets the old tokens opened; the new token reconnects to the same session', async () => {
+    const { token, learner } = await server.register();
+    const set = await server.createSet(token, ['mitochondria make ATP'], 'Cells');
+    const sessionId = await server.createSession(token, set.id);
+    const open = await server.connect(sessionId, token);
+    await open.waitFor('assistant');
+    const changed = await server.api<AuthResponse>('POST', '/api/me/password', { token, body: { currentPassword: password, newPassword: 'a brand new secret' } });
+    expect(changed.status).toBe(200);
+    expect(await open.waitForClose()).toBe(CloseCodes.unauthorized);
+    const again = await server.connect(sessionId, changed.body.token);
+    const history = await again.waitFor('history');
+    expect(history.payload.messages.length).toBeGreaterThan(0);
+    again.close();
+    expect((await login(learner.username, 'a brand new secret')).status).toBe(200);
+  });
 });
 
 describe('sign out everywhere', () => {
@@ -53,8 +69,23 @@ describe('sign out everywhere', () => {
     const second = (await login(learner.username, password)).body.token;
     const set = await server.createSet(token, ['mitochondria make ATP'], 'Cells');
     const sessionId = await server.createSession(token, set.id);
+    // A socket open before the sign-out, and another learner's, which must stay open.
+    const before = await server.connect(sessionId, token);
+    await before.waitFor('assistant');
+    const bystander = await server.register();
+    const bystanderSet = await server.createSet(bystander.token, ['ribosomes build proteins'], 'Other');
+    const bystanderSocket = await server.connect(await server.createSession(bystander.token, bystanderSet.id), bystander.token);
+    await bystanderSocket.waitFor('assistant');
 
     expect((await server.api('POST', '/api/me/sign-out-everywhere', { token: second })).status).toBe(204);
+    // The open socket is closed at once, as unauthorized, not left open until it reconnects.
+    expect(await before.waitForClose()).toBe(CloseCodes.unauthorized);
+    expect(before.closeReason).toBe('Signed out: sign in again');
+    const from = bystanderSocket.events.length;
+    bystanderSocket.send({ type: 'chat', payload: { message: 'ribosomes build proteins' } });
+    await bystanderSocket.waitFor('assistant', { from });
+    expect(bystanderSocket.closeCode).toBeNull();
+    bystanderSocket.close();
     for (const old of [token, second]) {
       expect(await server.api('GET', '/api/recall-sets', { token: old })).toEqual({
         status: 401,

@@ -11,11 +11,17 @@ import type { SessionHub } from '../core/session/session-hub';
 import type { AccountService } from '../services/account';
 import { AppError } from '../services/app-error';
 
+/** Open WebSocket connections, closed when their learner's tokens are revoked. */
+export interface LearnerConnections {
+  closeLearner(learnerId: string): number;
+}
+
 export interface AccountRouteDeps {
   account: AccountService;
   tokens: TokenService;
   hub: SessionHub;
   clock: Clock;
+  connections: LearnerConnections;
 }
 
 function parseBody<Schema extends z.ZodType>(schema: Schema, value: unknown): z.infer<Schema> {
@@ -29,16 +35,19 @@ function parseBody<Schema extends z.ZodType>(schema: Schema, value: unknown): z.
 }
 
 export function registerAccountRoutes(api: FastifyInstance, deps: AccountRouteDeps): void {
-  const { account, tokens, hub, clock } = deps;
+  const { account, tokens, hub, clock, connections } = deps;
 
-  // Every token issued before is refused from now on; this device gets a fresh one.
+  // Every token issued before is refused from now on, and the sockets they opened are closed;
+  // this device gets a fresh token.
   api.post('/api/me/password', async (request): Promise<AuthResponse> => {
     const learner = await account.changePassword(request.learnerId, parseBody(ChangePasswordBody, request.body));
+    connections.closeLearner(learner.id);
     return { token: await tokens.issue(learner.id), learner };
   });
 
   api.post('/api/me/sign-out-everywhere', async (request, reply: FastifyReply) => {
     await account.signOutEverywhere(request.learnerId);
+    connections.closeLearner(request.learnerId);
     return reply.status(204).send();
   });
 

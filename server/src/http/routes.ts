@@ -34,7 +34,7 @@ import type { SchedulerService } from '../services/scheduler';
 import { registerOpenApiRoutes } from './openapi-routes';
 import { registerProgressRoutes } from './progress-routes';
 import { registerSchedulerRoutes } from './scheduler-routes';
-import { registerAccountRoutes } from './account-routes';
+import { registerAccountRoutes, type LearnerConnections } from './account-routes';
 import { registerSetTransferRoutes } from './set-transfer-routes';
 import type { SetTransferService } from '../services/set-transfer';
 import type { AccountService } from '../services/account';
@@ -60,6 +60,8 @@ export interface RouteDeps {
   surveys: SurveyRouteDeps['surveys'];
   scheduler: SchedulerService;
   progress: ProgressService;
+  /** The WebSocket server's connections, closed when a learner's tokens are revoked. */
+  connections: LearnerConnections;
 }
 
 declare module 'fastify' {
@@ -178,7 +180,7 @@ export function registerRoutes(app: FastifyInstance, deps: RouteDeps): void {
     registerStudyPlanRoutes(api, { studyPlans: deps.studyPlans, agentLogs: deps.agentLogs, clock });
     registerSurveyRoutes(api, { surveys: deps.surveys, clock });
     registerSchedulerRoutes(api, deps.scheduler);
-    registerAccountRoutes(api, { account: deps.account, tokens, hub, clock });
+    registerAccountRoutes(api, { account: deps.account, tokens, hub, clock, connections: deps.connections });
     registerSetTransferRoutes(api, { transfer: deps.transfer, clock });
     registerProgressRoutes(api, deps.progress, clock);
 

@@ -30,6 +30,8 @@ const turnMessageTypes: ReadonlySet<string> = new Set(['chat', 'widget_response'
 
 export class SocketServer {
   private readonly server: WebSocketServer;
+  /** Open sockets by the learner whose token opened them, so a revocation can close them. */
+  private readonly byLearner = new Map<string, Set<WebSocket>>();
 
   constructor(private readonly options: SocketServerOptions) {
     // ws itself closes with 1009 above maxPayload; leave headroom so frames a little over
@@ -67,6 +69,7 @@ export class SocketServer {
 
     const learnerId = await tokens.verify(token);
     if (!learnerId) return ws.close(CloseCodes.unauthorized, 'Invalid or missing token');
+    this.track(learnerId, ws);
     const session = await storage.read((reader) => reader.sessions.get(sessionId));
     if (!session) return ws.close(CloseCodes.notFound, 'Session not found');
     if (session.learnerId !== learnerId) return ws.close(CloseCodes.forbidden, 'Not your session');
@@ -154,6 +157,27 @@ export class SocketServer {
     ws.off('message', holdEarly);
     ws.on('message', handleSocketMessage);
     for (const frame of early) handleSocketMessage(frame.data, frame.isBinary);
+  }
+
+  /**
+   * Closes every open socket of the learner as unauthorized: the tokens they were opened with
+   * were revoked (sign out everywhere, a new password). A client reconnects with a current token
+   * or signs in again. Returns how many were closed.
+   */
+  closeLearner(learnerId: string): number {
+    const open = [...(this.byLearner.get(learnerId) ?? [])];
+    for (const ws of open) ws.close(CloseCodes.unauthorized, 'Signed out: sign in again');
+    return open.length;
+  }
+
+  private track(learnerId: string, ws: WebSocket): void {
+    let open = this.byLearner.get(learnerId);
+    if (!open) this.byLearner.set(learnerId, (open = new Set()));
+    open.add(ws);
+    ws.once('close', () => {
+      open.delete(ws);
+      if (open.size === 0 && this.byLearner.get(learnerId) === open) this.byLearner.delete(learnerId);
+    });
   }
 
   /** Closes every socket (server shutdown). */
