@@ -90,6 +90,55 @@ describe('a thought session with the offline partner (no API key)', () => {
   });
 });
 
+describe('retry in a thought session (SPEC §5)', () => {
+  it('produces the partner’s last reply again in other words, superseding it; only the last, only while unanswered', async () => {
+    const target = await startTestServer();
+    cleanup.push(() => target.close());
+    const { token } = await target.register();
+    const { sessionId, client } = await openThought(target, token, 'sleep');
+    const opening = client.events.find((event) => event.type === 'assistant');
+    if (opening?.type !== 'assistant') throw new Error('no opening');
+
+    // The opening itself can be produced again.
+    let from = client.events.length;
+    client.send({ type: 'retry', payload: { messageId: opening.payload.messageId } });
+    const newOpening = await client.waitFor('assistant', { from });
+    expect(newOpening.payload.replaces).toBe(opening.payload.messageId);
+    expect(newOpening.payload.message).not.toBe(opening.payload.message);
+
+    await turn(client, 'I think sleep is when memories settle');
+    const first = client.events.filter((event) => event.type === 'assistant').at(-1);
+    if (first?.type !== 'assistant') throw new Error('no reply');
+    from = client.events.length;
+    client.send({ type: 'retry', payload: { messageId: first.payload.messageId } });
+    const second = await client.waitFor('assistant', { from });
+    expect(client.events.slice(from).some((event) => event.type === 'typing')).toBe(true);
+    expect(second.payload.replaces).toBe(first.payload.messageId);
+    expect(second.payload.message).not.toBe(first.payload.message);
+    expect(second.payload.message).toContain('sleep is when memories settle');
+
+    // Only the last reply; an older one (the replaced one included) is refused.
+    for (const old of [first.payload.messageId, newOpening.payload.messageId]) {
+      from = client.events.length;
+      client.send({ type: 'retry', payload: { messageId: old } });
+      expect((await client.waitFor('error', { from })).payload.code).toBe('nothing_to_retry');
+    }
+    // Answered replies cannot be produced again.
+    await turn(client, 'and dreams might be part of it');
+    from = client.events.length;
+    client.send({ type: 'retry', payload: { messageId: second.payload.messageId } });
+    expect((await client.waitFor('error', { from })).payload.code).toBe('nothing_to_retry');
+
+    // The conversation keeps the new replies only; the learner's messages answered once each.
+    const replay = await target.api<{ messages: Array<{ role: string; content: string }> }>('GET', `/api/sessions/${sessionId}/replay`, { token });
+    const contents = replay.body.messages.map((message) => message.content);
+    expect(contents).not.toContain(first.payload.message);
+    expect(contents).not.toContain(opening.payload.message);
+    expect(contents).toContain(second.payload.message);
+    expect(replay.body.messages.map((message) => message.role)).toEqual(['tutor', 'learner', 'tutor', 'learner', 'tutor']);
+  });
+});
+
 describe('a 200-turn thought session against the fake Messages API', () => {
   it('keeps the partner’s request bounded: the window and the stored summary stop it from growing', { timeout: 120_000 }, async () => {
     const harness = await startAnthropicTestServer({ timeoutMs: 10_000, env: { TURN_RATE_LIMIT: '1000', WS_RATE_LIMIT: '1000' } });

@@ -39,6 +39,14 @@ function windowMessages(input: ThoughtReplyInput): LlmMessage[] {
   return messages;
 }
 
+/** A retry: the reply being replaced, to be put another way (in the last user turn, after the learner's words). */
+function withRetryNote(messages: LlmMessage[], replacing: string | undefined): LlmMessage[] {
+  if (replacing === undefined) return messages;
+  const note = `(I asked for your reply again. You said before: "${replacing.slice(0, 600)}" Say it another way.)`;
+  const last = messages.at(-1)!;
+  return [...messages.slice(0, -1), { role: 'user', content: `${typeof last.content === 'string' ? last.content : ''}\n\n${note}` }];
+}
+
 export function buildThoughtReplyRequest(input: ThoughtReplyInput, model: string): LlmRequest {
   const opening = input.recentMessages.length === 0;
   return {
@@ -46,9 +54,12 @@ export function buildThoughtReplyRequest(input: ThoughtReplyInput, model: string
     sessionId: input.sessionId,
     model,
     system: [{ text: thoughtSystemPrompt(input.topic), cacheControl: { type: 'ephemeral' } }],
-    messages: opening
-      ? [{ role: 'user', content: input.topic ? `(Open the session: invite me to say what I already think about ${input.topic}.)` : '(Open the session: ask what I would like to think through today.)' }]
-      : windowMessages(input),
+    messages: withRetryNote(
+      opening
+        ? [{ role: 'user', content: input.topic ? `(Open the session: invite me to say what I already think about ${input.topic}.)` : '(Open the session: ask what I would like to think through today.)' }]
+        : windowMessages(input),
+      input.replacing,
+    ),
     temperature: thoughtTemperature,
     maxTokens: thoughtMaxTokens,
   };

@@ -44,8 +44,15 @@ function keywords(text: string, limit: number): string[] {
 }
 
 export function offlineThoughtReply(input: ThoughtReplyInput): string {
+  const first = composeReply(input, 0);
+  // A retry gets another wording: the next choice of question and opener, never the same text.
+  return input.replacing !== undefined && first === input.replacing ? composeReply(input, 1) : first;
+}
+
+function composeReply(input: ThoughtReplyInput, shift: number): string {
   const last = input.recentMessages.at(-1);
   if (!last || last.role !== 'learner') {
+    if (shift > 0) return 'Where shall we start? Name something you have been wondering about, and say what your hunch is so far.';
     return input.topic
       ? `Let’s think about ${input.topic} together. I won’t lecture — I’ll ask questions and you steer. What do you already believe about it, and why?`
       : 'What would you like to think through today? Tell me the question or the idea, and what you make of it so far.';
@@ -54,13 +61,17 @@ export function offlineThoughtReply(input: ThoughtReplyInput): string {
   const seed = `${input.topic ?? ''}:${input.recentMessages.length}:${input.summary.length}:${last.content}`;
   const idea = gist(last.content);
   if (/\?\s*$/.test(last.content.trim())) {
-    return `That’s a good question to sit with: “${idea}”. Before I weigh in — what’s your first guess, and what is it based on?`;
+    return shift > 0
+      ? `Let’s stay with “${idea}” a moment. What would you expect the answer to be, and what makes you think so?`
+      : `That’s a good question to sit with: “${idea}”. Before I weigh in — what’s your first guess, and what is it based on?`;
   }
   const previous = input.recentMessages.filter((message) => message.role === 'partner').at(-1)?.content ?? '';
   // Never the same question twice in a row.
   let question = pickBySeed(questions, seed);
   if (previous.includes(question)) question = questions[(questions.indexOf(question) + 1) % questions.length]!;
-  return `${pickBySeed(openers, `${seed}:opener`)} “${idea}”. ${question}`;
+  if (shift > 0) question = questions[(questions.indexOf(question) + shift) % questions.length]!;
+  const opener = shift > 0 ? openers[(openers.indexOf(pickBySeed(openers, `${seed}:opener`)) + shift) % openers.length]! : pickBySeed(openers, `${seed}:opener`);
+  return `${opener} “${idea}”. ${question}`;
 }
 
 function ideasOf(messages: readonly ThoughtMessage[]): string[] {

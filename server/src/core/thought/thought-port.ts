@@ -26,6 +26,8 @@ export interface ThoughtReplyInput {
   summary: string;
   /** The sliding window, oldest first; ends with the learner's message (empty for the opening). */
   recentMessages: ThoughtMessage[];
+  /** A retry (SPEC §5): the reply being replaced, to be put another way. */
+  replacing?: string;
 }
 
 export interface ThoughtSummaryInput {

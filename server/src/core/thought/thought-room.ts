@@ -14,6 +14,7 @@
 import type { AgentLogOutcome, ClientMessage, HistoryMessage, SessionState, SessionSummary } from '@tutorloop/shared';
 import type { Clock, IdGenerator } from '../ports';
 import type { TutorProvider } from '../provider';
+import { findRetryTarget } from '../session/retry-target';
 import { learnerMessage, tutorMessage } from '../session/new-messages';
 import { RoomBase, type RoomBaseDeps, type SessionListener } from '../session/room-base';
 import { stripLeaks } from '../session/sanitize';
@@ -117,8 +118,11 @@ export class ThoughtRoom extends RoomBase {
         this.cancelInFlight();
         return Promise.resolve();
       case 'retry':
-        this.fail(reply, 'nothing_to_retry', 'Thought-session replies cannot be produced again; ask the partner to put it another way.');
-        return Promise.resolve();
+        if (this.streaming) {
+          this.fail(reply, 'turn_in_progress', 'A reply is being written; wait for it (or stop it) before asking for another.');
+          return Promise.resolve();
+        }
+        return this.enqueue(() => this.handleRetry(message.payload.messageId, reply));
       default: {
         const unreachable: never = message;
         throw new Error(`unhandled message ${JSON.stringify(unreachable)}`);
@@ -267,13 +271,17 @@ export class ThoughtRoom extends RoomBase {
   }
 
   /** Streams the partner's reply, then commits it (and the learner message answered). */
-  private async partnerReply(input: { topic: string | null; summary: string; recentMessages: ReturnType<typeof windowOf> }, replyTo: StoredMessage | null): Promise<boolean> {
+  private async partnerReply(
+    input: { topic: string | null; summary: string; recentMessages: ReturnType<typeof windowOf>; replacing?: string },
+    replyTo: StoredMessage | null,
+    replaces: StoredMessage | null = null,
+  ): Promise<boolean> {
     const { provider, ids, logger } = this.deps;
     const signal = this.freshSignal();
     const messageId = ids.next();
     const streaming = { messageId, text: '', stopped: false };
     this.streaming = streaming;
-    if (!replyTo) this.broadcast({ type: 'typing', payload: {} });
+    if (!replyTo || replaces) this.broadcast({ type: 'typing', payload: {} });
     try {
       for await (const piece of provider.thought.reply({ sessionId: this.sessionId, ...input }, signal)) {
         if (signal.aborted) break;
@@ -292,21 +300,50 @@ export class ThoughtRoom extends RoomBase {
     if (signal.aborted && !streaming.stopped) return false;
     // A stopped reply keeps what was sent (SPEC §5); a finished one is screened for internal language.
     const text = streaming.stopped ? streaming.text.trim() : stripLeaks(streaming.text.trim()) || emptyReplyFallback;
-    await this.commitReply(messageId, text, replyTo, streaming.stopped);
+    await this.commitReply(messageId, text, replyTo, streaming.stopped, replaces);
     return true;
   }
 
-  private async commitReply(messageId: string, text: string, replyTo: StoredMessage | null, stopped: boolean): Promise<void> {
+  /** Stores the reply; a retried one supersedes the reply it replaces (kept in storage) and answers nothing new. */
+  private async commitReply(messageId: string, text: string, replyTo: StoredMessage | null, stopped: boolean, replaces: StoredMessage | null = null): Promise<void> {
     const { storage, clock } = this.deps;
     const now = clock.now();
     const after = await storage.transaction(async (tx) => {
+      if (replaces) await tx.messages.markSuperseded(replaces.id, messageId);
       await tx.messages.append({ ...tutorMessage({ id: messageId, sessionId: this.sessionId, content: text, createdAt: now }), ...(stopped ? { stopped: true } : {}) });
-      if (replyTo) await tx.messages.markAnswered(replyTo.id, now);
+      if (replyTo && !replaces) await tx.messages.markAnswered(replyTo.id, now);
       return tx.loadSessionSnapshot(this.sessionId, noMessages);
     });
     this.noteCommit();
-    this.broadcast({ type: 'assistant', payload: { messageId, message: text, ...(stopped ? { stopped: true as const } : {}) } });
+    this.broadcast({
+      type: 'assistant',
+      payload: { messageId, message: text, ...(stopped ? { stopped: true as const } : {}), ...(replaces ? { replaces: replaces.id } : {}) },
+    });
     if (after) this.broadcast({ type: 'state_update', payload: { state: thoughtState(after) } });
+  }
+
+  /**
+   * Produces the partner's last reply again (SPEC §5 `retry`), from the conversation as it stood
+   * before it, in other words; only while the learner has not answered it. The safety gate runs
+   * again on the learner's message, so a redirect is never undone by asking twice.
+   */
+  private async handleRetry(messageId: string, reply: SessionListener): Promise<void> {
+    const snapshot = await this.deps.storage.loadSessionSnapshot(this.sessionId, { lastMessages: readWindow });
+    if (!snapshot) return;
+    if (isEnded(snapshot.session.status)) return this.fail(reply, 'session_ended', 'This thought session has ended.');
+    if (snapshot.oldestUnanswered) return this.fail(reply, 'turn_in_progress', 'Your last message is still waiting for its reply.');
+    const target = findRetryTarget(snapshot.messages, null, messageId);
+    if (!target.ok) return this.fail(reply, 'nothing_to_retry', target.error);
+    const { previous, replyTo } = target.value;
+    if (replyTo?.role === 'learner') {
+      const signal = this.freshSignal();
+      const verdict = await this.deps.provider.checkSafety(replyTo.content, signal).catch(() => ({ safe: true }) as const);
+      if (signal.aborted) return;
+      if (!verdict.safe) return this.commitReply(this.deps.ids.next(), safetyRedirect, replyTo, false, previous);
+    }
+    const state = typeStateOf(snapshot.session, 'thought');
+    const before = snapshot.messages.filter((stored) => stored.seq < previous.seq);
+    await this.partnerReply({ topic: state.topic, summary: state.summary, recentMessages: windowOf(unsummarized(before, state)), replacing: previous.content }, replyTo, previous);
   }
 
   /** The learner ends it: the closing summary (the model's, or a plain one if it fails), then `session_complete`. */
