@@ -307,7 +307,7 @@ export function selectProgressLabel(view: SessionViewState): string | null {
 /** Session types whose reply in flight can be stopped (SPEC §5 `stop`; others answer `nothing_to_stop`). */
 const stoppableTypes: ReadonlySet<string> = new Set(['recall', 'thought']);
 /** Session types whose last reply can be produced again (SPEC §5 `retry`). */
-const retryableTypes: ReadonlySet<string> = new Set(['recall']);
+const retryableTypes: ReadonlySet<string> = new Set(['recall', 'thought']);
 
 /** Whether a Stop button belongs on the reply being produced now. */
 export function selectCanStop(view: SessionViewState): boolean {

@@ -59,6 +59,12 @@ describe('retry', () => {
     expect(selectRetryableMessageId(store.getState())).toBe('t3');
   });
 
+  it('offers Retry in thought sessions too, and not in assessments', () => {
+    const history = events.history([tutorHistory('t1', 'What shall we think through?')]);
+    expect(selectRetryableMessageId(storeWith(events.state(activeState({ type: 'thought', totalPoints: 0 })), history).getState())).toBe('t1');
+    expect(selectRetryableMessageId(storeWith(events.state(activeState({ type: 'assessment' })), history).getState())).toBeNull();
+  });
+
   it('offers no Retry once the learner has written after the reply', () => {
     const store = storeWith(events.state(activeState()), events.history([tutorHistory('t1', 'Hello')]));
     store.getState().addLocalChat({ clientMessageId: 'c1', content: 'hi' });
