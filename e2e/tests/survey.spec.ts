@@ -116,6 +116,15 @@ test('a learner thinks a topic through with the offline partner and ends with a 
   await say(page, 'I think habits stick because they run on cues, not willpower');
   await expect(page.getByTestId('tutor-message').last()).toContainText('habits stick because they run on cues');
   await say(page, 'motivation fades after a week or two');
+  // Retry: the partner's last reply is put another way, in the same place.
+  const replies = page.getByTestId('tutor-message');
+  const count = await replies.count();
+  const before = await replies.last().innerText();
+  await page.getByRole('button', { name: 'Retry: produce this reply again' }).click();
+  await expect(replies.last()).not.toHaveText(before);
+  await expect(replies.last()).toContainText('motivation fades after a week or two');
+  await expect(page.getByTestId('typing-indicator')).toHaveCount(0);
+  await expect(replies).toHaveCount(count);
   await page.getByRole('button', { name: 'End session' }).click();
   await page.getByRole('button', { name: 'End now' }).click();
   await expect(page.getByRole('heading', { name: 'Thinking about why habits stick', level: 1 })).toBeVisible();
