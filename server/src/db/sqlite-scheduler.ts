@@ -2,7 +2,7 @@
  * The SQLite scheduler repository (core/storage/scheduler-runs.ts): optimisation runs in
  * `scheduler_runs`, the review history read from `cards` ⋈ `review_logs`.
  */
-import { and, asc, count, desc, eq, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, inArray, sql } from 'drizzle-orm';
 import type { RatingName } from '../core/recall/fsrs';
 import type { CardHistory, SchedulerRepository, StoredSchedulerRun } from '../core/storage/scheduler-runs';
 import type { Database } from './database';
@@ -45,18 +45,20 @@ export function sqliteScheduler(database: Database): SchedulerRepository {
       const query = database.select().from(schedulerRuns).where(eq(schedulerRuns.learnerId, learnerId)).orderBy(desc(schedulerRuns.createdAt), asc(schedulerRuns.id));
       return (limit === undefined ? query.all() : query.limit(limit).all()).map(toRun);
     },
-    async reviewHistory(learnerId) {
+    async reviewHistory(learnerId, page) {
       const histories = new Map<string, CardHistory>();
-      for (const card of database.select({ id: cards.id, pointId: cards.pointId }).from(cards).where(eq(cards.learnerId, learnerId)).orderBy(asc(cards.id)).all()) {
+      const where = page?.afterCardId ? and(eq(cards.learnerId, learnerId), gt(cards.id, page.afterCardId)) : eq(cards.learnerId, learnerId);
+      const cardQuery = database.select({ id: cards.id, pointId: cards.pointId }).from(cards).where(where).orderBy(asc(cards.id));
+      for (const card of page ? cardQuery.limit(page.limit).all() : cardQuery.all()) {
         histories.set(card.id, { cardId: card.id, pointId: card.pointId, reviews: [] });
       }
-      const logs = database
-        .select({ cardId: reviewLogs.cardId, rating: reviewLogs.rating, reviewedAt: reviewLogs.reviewedAt })
-        .from(reviewLogs)
-        .innerJoin(cards, eq(cards.id, reviewLogs.cardId))
-        .where(eq(cards.learnerId, learnerId))
-        .orderBy(asc(reviewLogs.reviewedAt), asc(reviewLogs.id))
-        .all();
+      if (histories.size === 0) return [];
+      const columns = { cardId: reviewLogs.cardId, rating: reviewLogs.rating, reviewedAt: reviewLogs.reviewedAt };
+      const order = [asc(reviewLogs.reviewedAt), asc(reviewLogs.id)] as const;
+      // A page names its cards; the whole history joins on the learner instead of listing every id.
+      const logs = page
+        ? database.select(columns).from(reviewLogs).where(inArray(reviewLogs.cardId, [...histories.keys()])).orderBy(...order).all()
+        : database.select(columns).from(reviewLogs).innerJoin(cards, eq(cards.id, reviewLogs.cardId)).where(eq(cards.learnerId, learnerId)).orderBy(...order).all();
       for (const log of logs) histories.get(log.cardId)?.reviews.push({ rating: log.rating as RatingName, reviewedAt: log.reviewedAt });
       return [...histories.values()];
     },

@@ -1,7 +1,8 @@
 // The FSRS optimiser's process (binding-optimizer.ts): fsrs-rs through
 // @open-spaced-repetition/binding fits the parameters here, in a child process the server
 // runs at the lowest CPU priority, so a fit never takes a core from the turns being served.
-// One job per process, received over IPC: { items: [[rating, deltaT], ...][], previousWeights: number[] }.
+// One job per process, received over IPC: { items: PackedItems (binding-optimizer.ts: lengths,
+// ratings, deltas as typed arrays), previousWeights: number[] }.
 // Sends { type: 'progress', done, total }* then { type: 'result', ... } or { type: 'error', message }.
 import { computeParameters, FSRSBinding, FSRSBindingItem, FSRSBindingReview } from '@open-spaced-repetition/binding';
 
@@ -14,7 +15,14 @@ function metricsOf(weights, trainSet) {
 }
 
 try {
-  const trainSet = items.map((reviews) => new FSRSBindingItem(reviews.map(([rating, deltaT]) => new FSRSBindingReview(rating, deltaT))));
+  const trainSet = [];
+  let offset = 0;
+  for (const length of items.lengths) {
+    const reviews = [];
+    for (let index = offset; index < offset + length; index += 1) reviews.push(new FSRSBindingReview(items.ratings[index], items.deltas[index]));
+    trainSet.push(new FSRSBindingItem(reviews));
+    offset += length;
+  }
   const started = performance.now();
   let last = 0;
   const weights = await computeParameters(trainSet, {

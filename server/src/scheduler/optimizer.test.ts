@@ -8,12 +8,12 @@
 import { describe, expect, it } from 'vitest';
 import { seededIds } from '../core/session/test-support';
 import { defaultSchedulerSettings, defaultWeights, replayHistory, reviewCard, type HistoryReview } from '../core/recall/fsrs';
-import { optimizeLearner } from '../core/scheduler/optimize-learner';
+import { historyPageCards, optimizeLearner } from '../core/scheduler/optimize-learner';
 import { syntheticReviewLog, syntheticTrueWeights } from '../core/scheduler/synthetic-log';
 import { trainingItems } from '../core/scheduler/training-items';
 import { writeHistory } from '../core/scheduler/write-history';
 import { createMemoryStorage } from '../core/storage/memory-storage';
-import { createBindingOptimizer } from './binding-optimizer';
+import { createBindingOptimizer, packItems } from './binding-optimizer';
 
 const start = new Date('2026-01-01T00:00:00.000Z');
 /** Log distance of the first-review stabilities (w0–w3) from the truth. */
@@ -68,11 +68,29 @@ describe('optimiser on a synthetic log', () => {
   });
 });
 
+describe('packItems', () => {
+  it('flattens the items into lengths, ratings and days that unpack to the same items', () => {
+    const items = trainingItems(syntheticReviewLog({ weights: syntheticTrueWeights, cards: 5, reviewsPerCard: 4, seed: 'pack', start }));
+    const packed = packItems(items);
+    expect(packed.lengths).toHaveLength(items.length);
+    expect(packed.ratings).toHaveLength(items.reduce((sum, item) => sum + item.length, 0));
+    // Unpacked as optimizer-worker.mjs does.
+    const unpacked: Array<Array<{ rating: number; deltaT: number }>> = [];
+    let offset = 0;
+    for (const length of packed.lengths) {
+      unpacked.push(Array.from({ length }, (_, index) => ({ rating: packed.ratings[offset + index]!, deltaT: packed.deltas[offset + index]! })));
+      offset += length;
+    }
+    expect(unpacked).toEqual(items.map((item) => item.map((review) => ({ rating: review.rating, deltaT: review.deltaT }))));
+  });
+});
+
 describe('optimising a learner', () => {
   it('keeps better parameters, reschedules that learner’s cards from their history, and never touches another learner', async () => {
     const storage = createMemoryStorage();
     const ids = seededIds('opt');
-    const log = syntheticReviewLog({ weights: syntheticTrueWeights, cards: 120, reviewsPerCard: 6, seed: 'golden-2', start });
+    // More cards than one page of the history read (historyPageCards): read and rescheduled in pages.
+    const log = syntheticReviewLog({ weights: syntheticTrueWeights, cards: historyPageCards * 2 + 50, reviewsPerCard: 6, seed: 'golden-2', start });
     await storage.transaction(async (tx) => {
       for (const learnerId of ['a', 'b']) {
         await tx.learners.create({ id: learnerId, username: learnerId, passwordHash: 'x', createdAt: start });
@@ -89,16 +107,18 @@ describe('optimising a learner', () => {
 
     const outcome = await optimizeLearner({ storage, optimizer: createBindingOptimizer(), clock: { now: () => new Date('2026-09-01T00:00:00.000Z') }, ids }, 'a', { minimumReviews: 100 });
     if (!outcome.ok) throw new Error(outcome.error);
-    expect(outcome.run).toMatchObject({ learnerId: 'a', reviewCount: 720, previousWeights: null, kept: true });
+    expect(outcome.run).toMatchObject({ learnerId: 'a', reviewCount: log.length * 6, previousWeights: null, kept: true });
     expect(outcome.run.metrics.logLoss).toBeLessThan(outcome.run.previousMetrics.logLoss);
-    expect(outcome.rescheduledCards).toBe(120);
+    expect(outcome.rescheduledCards).toBe(log.length);
 
     const weights = await storage.read((reader) => reader.scheduler.currentWeights('a'));
     expect(weights).toEqual(outcome.run.weights);
     const after = { a: await cardsOf('a'), b: await cardsOf('b') };
-    // A's cards are what their own history gives under A's new parameters …
-    const first: HistoryReview[] = log[0]!;
-    expect(after.a.get('a-p0')).toMatchObject(replayHistory(first, { retention: 0.9, weights })!);
+    // A's cards, on every page, are what their own history gives under A's new parameters …
+    for (const index of [0, historyPageCards + 1, log.length - 1]) {
+      const history: HistoryReview[] = log[index]!;
+      expect(after.a.get(`a-p${index}`)).toMatchObject(replayHistory(history, { retention: 0.9, weights })!);
+    }
     expect([...after.a].some(([pointId, card]) => card.due.getTime() !== before.a.get(pointId)!.due.getTime())).toBe(true);
     // … and B's are exactly as they were, still on the defaults.
     expect(after.b).toEqual(before.b);

@@ -116,6 +116,34 @@ export function schedulerContract(context: ContractContext): void {
       });
     });
 
+    it('reads the history in pages of cards, in card id order, the pages together being the whole', async () => {
+      const storage = context.storage();
+      const a = await seedRecall(storage, 'a');
+      const b = await seedRecall(storage, 'b');
+      const ids = counterIds('pg');
+      await storage.transaction(async (tx) => {
+        await writeHistory(tx, { learnerId: a.learnerId, pointId: a.pointIds[0]!, reviews: reviews(['good', 'again', 'good']) }, defaults, ids);
+        await writeHistory(tx, { learnerId: a.learnerId, pointId: a.pointIds[1]!, reviews: reviews(['easy']) }, defaults, ids);
+        await writeHistory(tx, { learnerId: a.learnerId, pointId: a.pointIds[2]!, reviews: reviews(['hard', 'good']) }, defaults, ids);
+        await writeHistory(tx, { learnerId: b.learnerId, pointId: b.pointIds[0]!, reviews: reviews(['good']) }, defaults, ids);
+      });
+      await storage.read(async (reader) => {
+        const whole = await reader.scheduler.reviewHistory(a.learnerId);
+        expect(whole.map((card) => card.cardId)).toEqual(whole.map((card) => card.cardId).sort());
+        // Reviews oldest first within a card.
+        for (const card of whole) expect(card.reviews.map((review) => review.reviewedAt.getTime())).toEqual(card.reviews.map((review) => review.reviewedAt.getTime()).sort((x, y) => x - y));
+        const first = await reader.scheduler.reviewHistory(a.learnerId, { afterCardId: null, limit: 2 });
+        const second = await reader.scheduler.reviewHistory(a.learnerId, { afterCardId: first.at(-1)!.cardId, limit: 2 });
+        const third = await reader.scheduler.reviewHistory(a.learnerId, { afterCardId: second.at(-1)!.cardId, limit: 2 });
+        expect(first).toHaveLength(2);
+        expect(second).toHaveLength(1);
+        expect(third).toEqual([]);
+        expect([...first, ...second]).toEqual(whole);
+        // Another learner's cards never join a page.
+        expect(await reader.scheduler.reviewHistory('stranger', { afterCardId: null, limit: 10 })).toEqual([]);
+      });
+    });
+
     it('sees the transaction’s own reviews and runs before commit (what an optimisation’s rescheduling reads)', async () => {
       const storage = context.storage();
       const a = await seedRecall(storage, 'a');

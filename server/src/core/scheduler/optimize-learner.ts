@@ -7,10 +7,10 @@
  */
 import type { Clock, IdGenerator } from '../ports';
 import { replayHistory } from '../recall/fsrs';
-import type { StoredSchedulerRun } from '../storage/scheduler-runs';
+import type { CardHistory, StoredSchedulerRun } from '../storage/scheduler-runs';
 import type { Storage } from '../storage/storage';
 import { loadSchedulerSettings } from './learner-settings';
-import type { ParameterOptimizer } from './optimizer-port';
+import type { ParameterOptimizer, TrainingItem } from './optimizer-port';
 import { predictsBetter } from './optimization-policy';
 import { trainingItems } from './training-items';
 
@@ -32,13 +32,16 @@ export async function optimizeLearner(
 ): Promise<OptimizeLearnerOutcome> {
   const { storage, optimizer, clock, ids } = deps;
   const started = clock.now();
-  const { histories, previousWeights, reviewCount } = await storage.read(async (reader) => ({
-    histories: await reader.scheduler.reviewHistory(learnerId),
+  const { previousWeights, reviewCount } = await storage.read(async (reader) => ({
     previousWeights: await reader.scheduler.currentWeights(learnerId),
     reviewCount: await reader.scheduler.reviewCount(learnerId),
   }));
-  const items = trainingItems(histories.map((history) => history.reviews));
-  if (reviewCount < options.minimumReviews || items.length === 0) return { ok: false, error: 'not_enough_reviews', reviewCount };
+  if (reviewCount < options.minimumReviews) return { ok: false, error: 'not_enough_reviews', reviewCount };
+  const items: TrainingItem[] = [];
+  for await (const page of historyPages(storage, learnerId)) {
+    for (const item of trainingItems(page.map((history) => history.reviews))) items.push(item);
+  }
+  if (items.length === 0) return { ok: false, error: 'not_enough_reviews', reviewCount };
 
   const result = await optimizer.optimize({ items, previousWeights }, options.onProgress ?? (() => {}), options.signal);
   const run: StoredSchedulerRun = {
@@ -61,6 +64,29 @@ export async function optimizeLearner(
 /** Cards rescheduled per transaction: turns queued meanwhile run between chunks (bench/README.md, optimiser row). */
 export const rescheduleChunk = 100;
 
+/** Cards read per unit of the history: a 10,000-review log in units of a few ms, not one of ~50 ms. */
+export const historyPageCards = 200;
+
+const yieldToTurns = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * The learner's review history in pages of `historyPageCards` cards, each page its own read
+ * unit with the event loop free between them, so that turns are served while a long history
+ * is read. Reviews added meanwhile may or may not be in it: the optimiser fits a snapshot.
+ */
+export async function* historyPages(storage: Storage, learnerId: string): AsyncGenerator<CardHistory[]> {
+  let afterCardId: string | null = null;
+  for (;;) {
+    const cursor: string | null = afterCardId;
+    const page: CardHistory[] = await storage.read((reader) => reader.scheduler.reviewHistory(learnerId, { afterCardId: cursor, limit: historyPageCards }));
+    if (page.length === 0) return;
+    yield page;
+    if (page.length < historyPageCards) return;
+    afterCardId = page.at(-1)!.cardId;
+    await yieldToTurns();
+  }
+}
+
 /**
  * Rebuilds every card of the learner from its own history under the parameters now stored,
  * in chunks of `rescheduleChunk` cards per transaction with a yield of the event loop between
@@ -70,10 +96,9 @@ export const rescheduleChunk = 100;
  */
 async function rescheduleCards(deps: OptimizeLearnerDeps, learnerId: string): Promise<number> {
   const { storage, ids } = deps;
-  const { histories, settings } = await storage.read(async (reader) => ({
-    histories: await reader.scheduler.reviewHistory(learnerId),
-    settings: await loadSchedulerSettings(reader, learnerId),
-  }));
+  const settings = await storage.read((reader) => loadSchedulerSettings(reader, learnerId));
+  const histories: CardHistory[] = [];
+  for await (const page of historyPages(storage, learnerId)) histories.push(...page);
   let count = 0;
   for (let start = 0; start < histories.length; start += rescheduleChunk) {
     const chunk = histories.slice(start, start + rescheduleChunk).flatMap((history) => {
@@ -91,7 +116,7 @@ async function rescheduleCards(deps: OptimizeLearnerDeps, learnerId: string): Pr
       }
       return saved;
     });
-    await new Promise<void>((resolve) => setImmediate(resolve));
+    await yieldToTurns();
   }
   return count;
 }

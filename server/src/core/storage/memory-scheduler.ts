@@ -19,12 +19,13 @@ export function schedulerRepository(state: MemoryState): SchedulerRepository {
       const runs = sortBy(state.where('schedulerRuns', (run) => run.learnerId === learnerId), (run) => -run.createdAt.getTime(), (run) => run.id);
       return copy(limit === undefined ? runs : runs.slice(0, limit));
     },
-    async reviewHistory(learnerId) {
-      const histories = new Map<string, CardHistory>(cardsOf(learnerId).map((card) => [card.id, { cardId: card.id, pointId: card.pointId, reviews: [] }]));
-      for (const log of state.rows('reviewLogs').values()) {
-        histories.get(log.cardId)?.reviews.push({ rating: log.rating, reviewedAt: new Date(log.reviewedAt) });
-      }
-      return sortBy([...histories.values()], (history) => history.cardId);
+    async reviewHistory(learnerId, page) {
+      let cards = sortBy(cardsOf(learnerId), (card) => card.id);
+      if (page) cards = cards.filter((card) => page.afterCardId === null || card.id > page.afterCardId).slice(0, page.limit);
+      const histories = new Map<string, CardHistory>(cards.map((card) => [card.id, { cardId: card.id, pointId: card.pointId, reviews: [] }]));
+      const logs = sortBy([...state.rows('reviewLogs').values()], (log) => new Date(log.reviewedAt).getTime(), (log) => log.id);
+      for (const log of logs) histories.get(log.cardId)?.reviews.push({ rating: log.rating, reviewedAt: new Date(log.reviewedAt) });
+      return [...histories.values()];
     },
     async reviewCount(learnerId) {
       const byCard = reviewsByCard();

@@ -38,13 +38,23 @@ export interface CardHistory {
   reviews: HistoryReview[];
 }
 
+/** A page of `reviewHistory`: the cards after `afterCardId` in id order, at most `limit` of them. */
+export interface HistoryPage {
+  afterCardId: string | null;
+  limit: number;
+}
+
 export interface SchedulerReader {
   /** The weights of the learner's newest kept run; null when they use the defaults. */
   currentWeights(learnerId: string): Promise<number[] | null>;
   /** The learner's runs, newest first (ties by id). */
   listRuns(learnerId: string, limit?: number): Promise<StoredSchedulerRun[]>;
-  /** Every card of the learner with its review log. */
-  reviewHistory(learnerId: string): Promise<CardHistory[]>;
+  /**
+   * Every card of the learner with its review log (oldest review first), in card id order; with
+   * `page`, only the `limit` cards after `afterCardId` (null: from the first), so that a long
+   * history can be read in short units that let turns through between them.
+   */
+  reviewHistory(learnerId: string, page?: HistoryPage): Promise<CardHistory[]>;
   /** How many reviews the learner's log holds. */
   reviewCount(learnerId: string): Promise<number>;
   /** Every learner with at least `minimum` reviews, with their count (the automatic optimiser's sweep). */
