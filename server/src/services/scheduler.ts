@@ -1,7 +1,7 @@
 /**
  * The learner's scheduler (issue 17): their FSRS parameters and metrics, optimisation on
  * demand and automatically (off the request path: a queue running one fit at a time in a
- * worker thread), and the retention simulator. Through the storage port.
+ * child process), and the retention simulator (in a worker thread). Through the storage port.
  */
 import type { SchedulerRunView, SchedulerStatus, SimulateBody, SimulationResponse } from '@tutorloop/shared';
 import type { Clock, IdGenerator, Logger } from '../core/ports';

@@ -1,6 +1,6 @@
 /**
  * One optimisation of a learner's FSRS parameters (issue 17): their review log → training
- * items → the optimiser (a port; a worker thread in production) → a recorded run with the
+ * items → the optimiser (a port; a child process in production) → a recorded run with the
  * metrics of the new and the previous parameters on the same reviews → if the new ones
  * predict better, they become the learner's and every card is rescheduled from its own
  * history, in chunks after the run is stored.
@@ -62,10 +62,10 @@ export async function optimizeLearner(
 }
 
 /** Cards rescheduled per transaction: turns queued meanwhile run between chunks (bench/README.md, optimiser row). */
-export const rescheduleChunk = 100;
+export const rescheduleChunk = 25;
 
-/** Cards read per unit of the history: a 10,000-review log in units of a few ms, not one of ~50 ms. */
-export const historyPageCards = 200;
+/** Cards read per unit of the history: a 10,000-review log in units of under 10 ms, not one of ~50 ms. */
+export const historyPageCards = 100;
 
 const yieldToTurns = () => new Promise<void>((resolve) => setImmediate(resolve));
 

@@ -1,7 +1,8 @@
 /**
  * The port to an FSRS parameter optimiser (SPEC §4.1, issue 17). The optimiser itself — fsrs-rs
- * through `@open-spaced-repetition/binding`, a native addon — lives outside core, in a worker
- * thread (server/src/scheduler/), so that fitting never runs on the thread that serves turns.
+ * through `@open-spaced-repetition/binding`, a native addon — lives outside core, in a child
+ * process at the lowest CPU priority (server/src/scheduler/), so that fitting never runs on the
+ * thread that serves turns.
  */
 
 /** One review as the optimiser sees it: FSRS rating 1–4 and whole days since the previous review (0 for the first). */
