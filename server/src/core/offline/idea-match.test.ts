@@ -28,6 +28,23 @@ describe('idea matching (issue 15)', () => {
     expect(match('The median is less affected by outliers than the mean.', 'The mean is less affected by outliers than the median').recalled).toBe(false);
   });
 
+  it('hears a direction in "more", "less" and "goes down", and rejects the opposite one', () => {
+    const supply = 'When supply rises and demand stays the same, prices fall.';
+    expect(match(supply, "if there's more supply but the same demand, the price goes down").recalled).toBe(true);
+    expect(match(supply, 'with more supply and the same demand the price goes up').recalled).toBe(false);
+    expect(match(supply, 'with less supply and the same demand the price goes down').recalled).toBe(false);
+    // In a comparison the sides decide, not the word: this one says the point the other way round.
+    expect(match('The median is less affected by outliers than the mean.', 'Outliers affect the mean more than they affect the median').recalled).toBe(true);
+  });
+
+  it('reads "or it …" and "otherwise" as a clause of its own, so its negation stays there', () => {
+    const recursion = 'Recursion is when a function calls itself, and it needs a base case to stop.';
+    expect(match(recursion, 'a recursive function calls itself and must have a base case or it never ends').recalled).toBe(true);
+    expect(match(recursion, 'a recursive function calls itself and needs a base case, otherwise it never stops').recalled).toBe(true);
+    // "or" between two words is not a clause: the negation still covers the whole statement.
+    expect(match(recursion, 'a recursive function never calls itself or a base case').recalled).toBe(false);
+  });
+
   it('reads numbers in words and digits alike', () => {
     expect(match('Humans have 23 pairs of chromosomes.', 'people have twenty-three pairs of chromosomes').recalled).toBe(true);
     expect(match('The French Revolution began in 1789.', 'the French Revolution began in seventeen eighty-nine').recalled).toBe(true);

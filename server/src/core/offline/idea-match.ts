@@ -199,6 +199,9 @@ interface Candidate {
   strict: boolean;
 }
 
+/** Verbs that, with "up" or "down", say a direction ("go up", "went down", "come down"). */
+const MOTION_VERBS: ReadonlySet<string> = new Set(['go', 'come', 'move', 'head', 'shoot', 'climb', 'creep']);
+
 /** The learner's words (and collocations) that can express ideas. */
 export interface PreparedMessage {
   text: AnalyzedText;
@@ -214,8 +217,22 @@ export function prepareMessage(text: string | AnalyzedText): PreparedMessage {
     candidates.push({ lemmas: [c.lemma], stem: c.lemma, norm: c.lemma, words: words.map((w) => w.raw).join(' '), clause: words[0]!.clause, strict: false });
   }
   const numbers: number[] = [];
-  for (const w of analyzed.words) {
+  for (const [index, w] of analyzed.words.entries()) {
     if (w.value !== null) numbers.push(w.value);
+    // A direction said with a function word: "more" / "less" / "fewer", or a verb of motion with
+    // "up" / "down" ("goes down" for "falls"). Directions express one another (key-ideas.ts).
+    const previous = analyzed.words[index - 1];
+    const particle = (w.norm === 'up' || w.norm === 'down') && previous !== undefined && previous.clause === w.clause && previous.lemmas.some((l) => MOTION_VERBS.has(l));
+    if (particle) {
+      candidates.push({ lemmas: [w.norm === 'up' ? 'rise' : 'fall'], stem: w.norm, norm: w.norm, words: `${previous.raw} ${w.raw}`, clause: w.clause, strict: false });
+      continue;
+    }
+    // Not in a comparison ("more … than"): which side is more is swapsComparison's to judge.
+    const compares = analyzed.words.some((other) => other.norm === 'than' && other.clause === w.clause);
+    if (w.functionWord && directionOf([w.norm]) !== 0 && !compares) {
+      candidates.push({ lemmas: [w.norm], stem: w.stem, norm: w.norm, words: w.raw, clause: w.clause, strict: false });
+      continue;
+    }
     if (w.functionWord || w.lemmas.length === 0) continue;
     const strict = w.value !== null || LIGHT_WORDS.has(w.norm);
     candidates.push({ lemmas: w.lemmas, stem: w.stem, norm: w.norm, words: w.raw, clause: w.clause, strict });

@@ -7,7 +7,8 @@
  *
  * Negation: contractions are expanded first ("doesn't" → "does not", "can't" → "can not");
  * a clause ends at , ; : . ! ? or a contrast word (but, however, although, though, whereas,
- * yet); a clause's polarity is the parity of its negators (not, no, never, none, nothing,
+ * yet), and before "otherwise" or an "or" that opens a clause of its own ("… a base case, or
+ * it never ends": "or" followed by a subject pronoun, not "cats or dogs"); a clause's polarity is the parity of its negators (not, no, never, none, nothing,
  * nobody, neither, nor, nowhere). Negation of knowing ("I'm not sure", "I don't remember")
  * is a hedge about the speaker, not about the content, and does not count.
  */
@@ -53,6 +54,8 @@ export interface AnalyzedText {
 
 export const NEGATORS: ReadonlySet<string> = new Set(['not', 'no', 'never', 'none', 'nothing', 'nobody', 'neither', 'nor', 'nowhere', 'cannot']);
 const CONTRAST = new Set(['but', 'however', 'although', 'though', 'whereas', 'yet']);
+/** Subjects after which "or" starts a clause of its own (an alternative, often a consequence). */
+const SUBJECTS = new Set(['it', 'they', 'he', 'she', 'we', 'you', 'i', 'this', 'that', 'there', 'else']);
 /** Verbs and adjectives of knowing: their negation is a hedge ("not sure", "don't remember"). */
 const HEDGED = new Set(['sure', 'certain', 'know', 'remember', 'recall', 'understand', 'positive', 'clear']);
 
@@ -182,6 +185,18 @@ export function analyzeText(text: string): AnalyzedText {
       });
     }
   }
+  // "otherwise …" and "or it …" open a clause: every later word moves one clause on.
+  let shift = 0;
+  let previousClause = -1;
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i]!;
+    const opens = w.norm === 'otherwise' || (w.norm === 'or' && SUBJECTS.has(words[i + 1]?.norm ?? ''));
+    // Not when a comma or the like has started a clause here already.
+    if (opens && previousClause === w.clause) shift += 1;
+    previousClause = w.clause;
+    if (shift > 0) words[i] = { ...w, clause: w.clause + shift };
+  }
+  clause += shift;
   // Number words → values ("twenty three" → 23), the first word carrying it.
   const norms = words.map((w) => w.norm);
   for (let i = 0; i < words.length; i++) {
