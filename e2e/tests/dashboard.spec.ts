@@ -3,7 +3,8 @@
  * the friendly start; the sample set it creates shows up as due, with no streak and one session
  * begun today; one click reviews the most due set; after the review the due count, the streak
  * and the activity chart have moved, and the session is listed among the recent ones, opening
- * its replay. Screenshots at 1280×800 and 390×844 go to e2e/screenshots/.
+ * its replay — all on the calendar of a browser far from UTC. Screenshots at 1280×800 and
+ * 390×844 go to e2e/screenshots/.
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
@@ -14,6 +15,11 @@ import { expectNoSeriousViolations } from './support/axe';
 import { say } from './support/session';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
+
+// A browser far from UTC, on a calendar day other than UTC's now: "today", the streak and the
+// chart must be the learner's own days (the dashboard sends the browser's zone).
+const zone = new Date().getUTCHours() >= 11 ? 'Pacific/Kiritimati' : 'Pacific/Pago_Pago';
+test.use({ timezoneId: zone });
 const screenshotDir = path.join(here, '..', 'screenshots');
 
 const samplePoints = [
@@ -88,6 +94,9 @@ test('a new learner lands on the dashboard, creates the sample set, reviews it a
   await expect(page.getByTestId('activity-summary')).toContainText('3 reviews and 2 sessions on 1 day');
   expect(await todayOf(page, 'reviews')).toBe(3);
   expect(await todayOf(page, 'sessions')).toBe(2);
+  const localToday = await page.evaluate(() => new Intl.DateTimeFormat('en-CA', { year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date()));
+  expect(await page.getByTestId('activity-chart').getAttribute('data-last-day')).toBe(localToday);
+  expect(localToday, `${zone} is on another day than UTC`).not.toBe(new Date().toISOString().slice(0, 10));
   // First reviews of new points are not retention reviews: still nothing to measure.
   await expect(page.getByTestId('retention-rate')).toHaveText('–');
   const recent = page.getByTestId('recent-session');

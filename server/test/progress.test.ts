@@ -286,6 +286,25 @@ describe('GET /api/sessions/stats', () => {
     }
   });
 
+  it('counts days in the time zone asked for, and refuses an unknown one by name', async () => {
+    // 15:00 UTC on 10 March is 08:00 in Los Angeles (UTC−7), 00:00 on the 11th in Tokyo (UTC+9).
+    const la = await server.api<ProgressStats>('GET', '/api/sessions/stats?timeZone=America/Los_Angeles', { token: world.ada.token });
+    expect(la.status).toBe(200);
+    expect(la.body.timeZone).toBe('America/Los_Angeles');
+    // Review times in Los Angeles: p1's 09:00 UTC review on the 10th was 02:00 on the 10th there, and
+    // p1's 9 March 18:00 UTC was 11:00 on the 9th; the 8th's and 1st's stay. Days: 1, 3, 8, 9, 10 March.
+    expect(la.body.streak).toEqual({ current: 3, longest: 4, lastReviewDay: '2026-03-10' });
+    expect(la.body.activity.at(-1)!.day).toBe('2026-03-10');
+    const tokyo = await server.api<ProgressStats>('GET', '/api/sessions/stats?timeZone=Asia/Tokyo', { token: world.ada.token });
+    // In Tokyo it is already the 11th, with no review yet: yesterday's run is still alive.
+    expect(tokyo.body.activity.at(-1)).toEqual({ day: '2026-03-11', reviews: 0, sessions: 0, minutes: 0 });
+    expect(tokyo.body.streak.lastReviewDay).toBe('2026-03-10');
+    // Due by the end of Tokyo's 11th (15:00 UTC on the 11th): p0, p2, r0 — p1 is due on the 12th UTC.
+    expect(tokyo.body.reviews.dueToday).toBe(3);
+    const bad = await server.api('GET', '/api/sessions/stats?timeZone=Mars/Olympus_Mons', { token: world.ada.token });
+    expect(bad).toEqual({ status: 400, body: { error: { code: 'invalid_payload', message: 'timeZone: must be an IANA time zone such as Europe/Paris' } } });
+  });
+
   it('gives the other learner only their own figures', async () => {
     const bob = (await server.api<ProgressStats>('GET', '/api/sessions/stats', { token: world.bob.token })).body;
     expect(bob.sessions.total).toBe(3);

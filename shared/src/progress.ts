@@ -6,14 +6,15 @@ import { SessionStatus, SessionType } from './session';
 
 /**
  * The learner's progress API (SPEC §6): session history, aggregate stats, the scorecard and
- * the light concept map. Every figure is the requesting learner's own; days are UTC days
+ * the light concept map. Every figure is the requesting learner's own; the stats count days in
+ * the time zone the client names (UTC by default), history's date filters in UTC days
  * (learners have no time-zone setting yet), and "now" is the server's clock.
  */
 
 /** Days over which true retention is measured (stats `retention.windowDays`). */
 export const retentionWindowDays = 30;
 
-/** UTC days in the stats' activity series (`activity`, today the last). */
+/** Days in the stats' activity series (`activity`, today the last). */
 export const activityDays = 30;
 
 /** Most history rows one page may hold. */
@@ -67,9 +68,9 @@ export const SessionTypeStats = z.object({
 });
 export type SessionTypeStats = z.infer<typeof SessionTypeStats>;
 
-/** One UTC day of the stats' activity series. */
+/** One day of the stats' activity series (a calendar day of the stats' time zone). */
 export const ActivityDay = z.object({
-  /** `YYYY-MM-DD` (UTC). */
+  /** `YYYY-MM-DD` in the stats' time zone. */
   day: z.iso.date(),
   reviews: z.number().int().min(0),
   sessions: z.number().int().min(0),
@@ -78,6 +79,25 @@ export const ActivityDay = z.object({
 });
 export type ActivityDay = z.infer<typeof ActivityDay>;
 
+/** Whether this runtime knows the zone (an IANA name such as `Europe/Paris`, or `UTC`). */
+function knownTimeZone(name: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Query of `GET /api/sessions/stats`: the time zone whose calendar days count (the web client
+ * sends the browser's); UTC when absent.
+ */
+export const ProgressStatsQuery = z.object({
+  timeZone: z.string().min(1).max(64).refine(knownTimeZone, { error: 'must be an IANA time zone such as Europe/Paris' }).default('UTC'),
+});
+export type ProgressStatsQuery = z.infer<typeof ProgressStatsQuery>;
+
 /**
  * `GET /api/sessions/stats`. Due counts use the one definition of due (SPEC §4.1): a point is
  * due when never reviewed (new) or when its FSRS due date has passed.
@@ -85,8 +105,8 @@ export type ActivityDay = z.infer<typeof ActivityDay>;
 export const ProgressStats = z.object({
   /** The server time the figures were computed at (ISO). */
   asOf: z.string(),
-  /** The zone whose calendar days "today", the week and streaks count in. */
-  timeZone: z.literal('UTC'),
+  /** The zone whose calendar days "today", the week, streaks and the activity count in. */
+  timeZone: z.string(),
   sessions: z.object({
     total: z.number().int().min(0),
     minutes: z.number().min(0),
@@ -136,7 +156,7 @@ export const ProgressStats = z.object({
     lastReviewDay: z.string().nullable(),
   }),
   /**
-   * The last `activityDays` UTC days, oldest first and today last, every day present (zero
+   * The last `activityDays` days, oldest first and today last, every day present (zero
    * when idle): reviews logged that day, sessions begun that day and their minutes.
    */
   activity: z.array(ActivityDay),

@@ -6,7 +6,7 @@
  * Fastify registered and fails for any `/api` route without an entry (and for an entry
  * without a route), and checks that every example here validates against its schema.
  */
-import { SessionHistoryQuery } from '@tutorloop/shared';
+import { ProgressStatsQuery, SessionHistoryQuery } from '@tutorloop/shared';
 import {
   body,
   cardsQuery,
@@ -328,8 +328,9 @@ export const apiRoutes: readonly ApiRoute[] = [
     method: 'get',
     path: '/api/sessions/stats',
     tag: 'Progress',
-    summary: 'Sessions and minutes by type, points recalled, reviews due, true retention, streak',
+    summary: 'Sessions and minutes by type, points recalled, reviews due, true retention, streak, 30 days of activity',
     auth: true,
+    query: ProgressStatsQuery,
     response: {
       status: 200,
       description: 'The figures, as of the server time.',

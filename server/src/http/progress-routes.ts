@@ -6,7 +6,7 @@
  * order, so `history` is never taken for a session id (tested in progress.test.ts).
  */
 import type { FastifyInstance } from 'fastify';
-import { SessionHistoryQuery, type ProgressStats, type Scorecard, type SessionHistory, type SubtopicProgress } from '@tutorloop/shared';
+import { ProgressStatsQuery, SessionHistoryQuery, type ProgressStats, type Scorecard, type SessionHistory, type SubtopicProgress } from '@tutorloop/shared';
 import type { Clock } from '../core/ports';
 import { formatIssues, issuesFromZod } from '../core/study-plans/validate-plan';
 import { AppError } from '../services/app-error';
@@ -19,10 +19,17 @@ function parseHistoryQuery(value: unknown): SessionHistoryQuery {
   return parsed.data;
 }
 
+/** The stats query (`?timeZone=`), or a refusal naming the bad parameter. */
+function parseStatsQuery(value: unknown): ProgressStatsQuery {
+  const parsed = ProgressStatsQuery.safeParse(value ?? {});
+  if (!parsed.success) throw new AppError('invalid_payload', formatIssues(issuesFromZod(parsed.error), { root: 'query' }));
+  return parsed.data;
+}
+
 /** Registers the routes on an authenticated scope (`request.learnerId` is set). */
 export function registerProgressRoutes(api: FastifyInstance, progress: ProgressService, clock: Clock): void {
   api.get('/api/sessions/history', async (request): Promise<SessionHistory> => progress.history(request.learnerId, parseHistoryQuery(request.query)));
-  api.get('/api/sessions/stats', async (request): Promise<ProgressStats> => progress.stats(request.learnerId, clock.now()));
+  api.get('/api/sessions/stats', async (request): Promise<ProgressStats> => progress.stats(request.learnerId, clock.now(), parseStatsQuery(request.query).timeZone));
   api.get('/api/sessions/scorecard', async (request): Promise<Scorecard> => progress.scorecard(request.learnerId, clock.now()));
   api.get('/api/sessions/subtopic-progress', async (request): Promise<SubtopicProgress> => progress.subtopicProgress(request.learnerId, clock.now()));
 }

@@ -42,7 +42,8 @@ export class ProgressService {
     return { sessions: items, nextCursor };
   }
 
-  stats(learnerId: string, now: Date): Promise<ProgressStats> {
+  /** The figures, days counted in `timeZone` (an IANA name the caller has checked; days.ts). */
+  stats(learnerId: string, now: Date, timeZone = 'UTC'): Promise<ProgressStats> {
     return this.deps.storage.read(async (reader) => {
       const sessions = await reader.sessions.listByLearner(learnerId);
       let pointsRecalled = 0;
@@ -55,17 +56,17 @@ export class ProgressService {
       const points = [...scheduled.values()];
       return {
         asOf: now.toISOString(),
-        timeZone: 'UTC' as const,
+        timeZone,
         sessions: sessionStats(sessions),
         pointsRecalled,
         reviews: {
           done: logs.length,
-          ...dueCounts(points.map((point) => point.card), now),
+          ...dueCounts(points.map((point) => point.card), now, timeZone),
           belowDesiredRetention: belowRetention(points, settings.retention),
         },
         retention: { ...trueRetention(logs, now), desired: settings.retention },
-        streak: reviewStreak(logs, now),
-        activity: dailyActivity(logs, sessions, now),
+        streak: reviewStreak(logs, now, timeZone),
+        activity: dailyActivity(logs, sessions, now, timeZone),
       };
     });
   }

@@ -247,8 +247,8 @@ export function createHttpClient(options: HttpClientOptions) {
     listSurveys: () => request<SurveyList>('GET', '/api/surveys'),
     createSession: (body: CreateSessionBody) => request<{ sessionId: string }>('POST', '/api/sessions', { body }),
     listSessions: () => request<{ sessions: SessionListItem[] }>('GET', '/api/sessions'),
-    /** The learner's figures for the dashboard (SPEC §6 stats), checked against the shared schema. */
-    getStats: async () => parsedWith(ProgressStats, await request<unknown>('GET', '/api/sessions/stats')),
+    /** The learner's figures for the dashboard (SPEC §6 stats), days counted in `timeZone`; checked against the shared schema. */
+    getStats: async (timeZone: string) => parsedWith(ProgressStats, await request<unknown>('GET', `/api/sessions/stats?timeZone=${encodeURIComponent(timeZone)}`)),
     /** The newest sessions of every type, `limit` of them. */
     getRecentSessions: (limit: number) => request<SessionHistory>('GET', `/api/sessions/history?limit=${limit}`),
     getSubtopicProgress: () => request<SubtopicProgress>('GET', '/api/sessions/subtopic-progress'),

@@ -46,6 +46,7 @@ export function ActivityPanel({ days }: { days: readonly ActivityDay[] }) {
       data-testid="activity-chart"
       data-reviews={days.map((day) => day.reviews).join(',')}
       data-sessions={days.map((day) => day.sessions).join(',')}
+      data-last-day={days.at(-1)?.day}
     >
       <figcaption id={captionId} className="chart-caption">
         Reviews and sessions per day, last {days.length} days

@@ -25,7 +25,11 @@ export function useDashboard(): { state: DashboardState; reload: () => void } {
   useEffect(() => {
     let live = true;
     void (async () => {
-      const [stats, recent, concepts] = await Promise.all([http.getStats(), http.getRecentSessions(recentSessionCount), http.getSubtopicProgress()]);
+      // "Today", the streak and the chart's days are the learner's own calendar days.
+      const timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+      const [zoned, recent, concepts] = await Promise.all([http.getStats(timeZone), http.getRecentSessions(recentSessionCount), http.getSubtopicProgress()]);
+      // A zone the server does not know (an older time-zone database): UTC days rather than nothing.
+      const stats = !zoned.ok && zoned.error.code === 'invalid_payload' ? await http.getStats('UTC') : zoned;
       if (!live) return;
       const failed = [stats, recent, concepts].find((result) => !result.ok);
       if (failed && !failed.ok) return setState({ status: 'error', message: failed.error.message });

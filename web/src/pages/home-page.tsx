@@ -104,7 +104,7 @@ function DueCard({ stats, sets }: { stats: ProgressStats; sets: readonly RecallS
   );
 }
 
-/** `today` is the server's day (`YYYY-MM-DD`, UTC like the streak's days). */
+/** `today` is the stats' own today (`YYYY-MM-DD` in their time zone, like the streak's days). */
 function StreakCard({ streak, today }: { streak: ProgressStats['streak']; today: string }) {
   const reviewedToday = streak.lastReviewDay === today;
   return (
@@ -248,7 +248,7 @@ export function HomePage() {
       <h1 tabIndex={-1}>{username ? `Hello, ${username}` : 'Home'}</h1>
       <div className="dashboard-grid">
         <DueCard stats={stats} sets={sets} />
-        <StreakCard streak={stats.streak} today={stats.asOf.slice(0, 10)} />
+        <StreakCard streak={stats.streak} today={stats.activity.at(-1)?.day ?? stats.asOf.slice(0, 10)} />
         <RetentionCard retention={stats.retention} />
       </div>
       <section className="card dashboard-activity" aria-labelledby="activity-title">

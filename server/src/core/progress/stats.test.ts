@@ -141,3 +141,27 @@ describe('dailyActivity', () => {
     expect(series.reduce((sum, day) => sum + day.reviews, 0)).toBe(4);
   });
 });
+
+describe('days in the learner’s time zone', () => {
+  it('counts the streak, today and the activity on the zone’s calendar', () => {
+    // now: 15:00 UTC on 10 March = 08:00 on the 10th in Los Angeles (UTC−7).
+    const logs = [
+      { reviewedAt: new Date('2026-03-09T03:00:00Z') }, // the 8th at 20:00 in Los Angeles, the 9th in UTC
+      { reviewedAt: new Date('2026-03-10T05:00:00Z') }, // the 9th at 22:00 in Los Angeles, the 10th in UTC
+    ];
+    // UTC: reviews on the 9th and the 10th, today. Los Angeles: the 8th and the 9th, yesterday.
+    expect(reviewStreak(logs, now)).toEqual({ current: 2, longest: 2, lastReviewDay: '2026-03-10' });
+    expect(reviewStreak(logs, now, 'America/Los_Angeles')).toEqual({ current: 2, longest: 2, lastReviewDay: '2026-03-09' });
+    const zoned = dailyActivity(logs, [], now, 'America/Los_Angeles');
+    expect(zoned.at(-1)).toEqual({ day: '2026-03-10', reviews: 0, sessions: 0, minutes: 0 });
+    expect(zoned.slice(-3, -1).map((day) => [day.day, day.reviews])).toEqual([
+      ['2026-03-08', 1],
+      ['2026-03-09', 1],
+    ]);
+    // Due "today" ends at midnight in Los Angeles: 07:00 UTC on the 11th.
+    const review = (due: string): Pick<CardRecord, 'state' | 'due'> => ({ state: 'review', due: new Date(due) });
+    const cards = [review('2026-03-11T06:00:00Z'), review('2026-03-11T08:00:00Z')];
+    expect(dueCounts(cards, now).dueToday).toBe(0);
+    expect(dueCounts(cards, now, 'America/Los_Angeles').dueToday).toBe(1);
+  });
+});

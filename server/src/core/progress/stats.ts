@@ -4,6 +4,7 @@
  *
  * - Sessions and minutes by type: every session of the learner, all time; a session's length
  *   is `sessionSeconds` (creation to end, or to its last change while open).
+ * Days are the calendar days of the time zone asked for (days.ts; UTC unless the client names one).
  * - Due counts: the one definition of due (`pointStatus`, core/recall/fsrs.ts) applied to the
  *   cards of the one schedule query (`scheduleOf`, services/recall-sets.ts), at now, at the
  *   end of today and at the end of the sixth day after today (7 calendar days, today included).
@@ -11,17 +12,17 @@
  * - True retention: reviews in the window (the `windowDays` × 24 hours up to now) of cards
  *   that were in the review state before the review — first reviews of new cards excluded, as
  *   (re)learning ones would be — and the share of them not rated Again.
- * - Streak: UTC days with at least one review in the review log.
+ * - Streak: days with at least one review in the review log.
  * - Below desired retention: reviewed points whose retrievability now, under the learner's
  *   parameters, is below the learner's desired retention (new points have none and are not counted).
- * - Activity: for each of the last `activityDays` UTC days (today last), the reviews logged, the
+ * - Activity: for each of the last `activityDays` days (today last), the reviews logged, the
  *   sessions begun and those sessions' minutes (`sessionSeconds`, counted on the day they began).
  */
 import { activityDays, retentionWindowDays, SessionType, type ActivityDay, type ProgressStats, type SessionStatus, type SessionTypeStats } from '@tutorloop/shared';
 import { pointStatus, type CardRecord } from '../recall/fsrs';
 import type { ScheduledPoint } from '../scheduler/point-schedule';
 import type { ReviewLogRecord } from '../storage/cards';
-import { endOfUtcDay, utcDayKey, utcDayNumber, dayMs } from './days';
+import { dayMs, dayNumber, endOfDay, keyOfDayNumber } from './days';
 import { sessionSeconds } from './history';
 
 /** What the session figures need of a session. */
@@ -60,12 +61,12 @@ export function sessionStats(sessions: readonly SessionTimes[]): ProgressStats['
 }
 
 /** Due counts at now, the end of today and the end of the 7-day week from today; new points. */
-export function dueCounts(cards: ReadonlyArray<Pick<CardRecord, 'state' | 'due'> | null>, now: Date): Omit<ProgressStats['reviews'], 'done' | 'belowDesiredRetention'> {
+export function dueCounts(cards: ReadonlyArray<Pick<CardRecord, 'state' | 'due'> | null>, now: Date, timeZone = 'UTC'): Omit<ProgressStats['reviews'], 'done' | 'belowDesiredRetention'> {
   const dueBy = (at: Date) => cards.filter((card) => pointStatus(card, at) !== 'scheduled').length;
   return {
     dueNow: dueBy(now),
-    dueToday: dueBy(endOfUtcDay(now)),
-    dueNext7Days: dueBy(endOfUtcDay(now, 6)),
+    dueToday: dueBy(endOfDay(now, timeZone)),
+    dueNext7Days: dueBy(endOfDay(now, timeZone, 6)),
     newPoints: cards.filter((card) => pointStatus(card, now) === 'new').length,
   };
 }
@@ -79,12 +80,12 @@ export function trueRetention(logs: ReadonlyArray<Pick<ReviewLogRecord, 'rating'
 }
 
 /**
- * Current and longest runs of consecutive UTC days with a review. The current run counts back
+ * Current and longest runs of consecutive days with a review. The current run counts back
  * from today, or from yesterday when today has no review yet; reviews after `now` are ignored.
  */
-export function reviewStreak(logs: ReadonlyArray<Pick<ReviewLogRecord, 'reviewedAt'>>, now: Date): ProgressStats['streak'] {
-  const today = utcDayNumber(now);
-  const days = [...new Set(logs.filter((log) => log.reviewedAt.getTime() <= now.getTime()).map((log) => utcDayNumber(log.reviewedAt)))].sort((a, b) => a - b);
+export function reviewStreak(logs: ReadonlyArray<Pick<ReviewLogRecord, 'reviewedAt'>>, now: Date, timeZone = 'UTC'): ProgressStats['streak'] {
+  const today = dayNumber(now, timeZone);
+  const days = [...new Set(logs.filter((log) => log.reviewedAt.getTime() <= now.getTime()).map((log) => dayNumber(log.reviewedAt, timeZone)))].sort((a, b) => a - b);
   let longest = 0;
   let run = 0;
   for (const [index, day] of days.entries()) {
@@ -94,7 +95,7 @@ export function reviewStreak(logs: ReadonlyArray<Pick<ReviewLogRecord, 'reviewed
   const last = days[days.length - 1];
   // `run` is the run ending on the last review day; it is current only if that day is today or yesterday.
   const current = last !== undefined && today - last <= 1 ? run : 0;
-  return { current, longest, lastReviewDay: last === undefined ? null : utcDayKey(new Date(last * dayMs)) };
+  return { current, longest, lastReviewDay: last === undefined ? null : keyOfDayNumber(last) };
 }
 
 /** Reviewed points whose probability of recall now is below `desired` (see the header). */
@@ -102,18 +103,19 @@ export function belowRetention(points: ReadonlyArray<Pick<ScheduledPoint, 'retri
   return points.filter((point) => point.retrievability !== null && point.retrievability < desired).length;
 }
 
-/** One entry per UTC day of the `days` ending today, oldest first (see the header). */
+/** One entry per day of the `days` ending today in `timeZone`, oldest first (see the header). */
 export function dailyActivity(
   logs: ReadonlyArray<Pick<ReviewLogRecord, 'reviewedAt'>>,
   sessions: ReadonlyArray<Pick<SessionTimes, 'createdAt' | 'updatedAt' | 'endedAt'>>,
   now: Date,
+  timeZone = 'UTC',
   days = activityDays,
 ): ActivityDay[] {
-  const today = utcDayNumber(now);
+  const today = dayNumber(now, timeZone);
   const first = today - days + 1;
   const series = Array.from({ length: days }, (_, index) => ({ reviews: 0, sessions: 0, seconds: 0, day: first + index }));
   const slot = (date: Date) => {
-    const day = utcDayNumber(date);
+    const day = dayNumber(date, timeZone);
     return day >= first && day <= today && date.getTime() <= now.getTime() ? series[day - first] : undefined;
   };
   for (const log of logs) {
@@ -126,5 +128,5 @@ export function dailyActivity(
     entry.sessions += 1;
     entry.seconds += sessionSeconds(session);
   }
-  return series.map((entry) => ({ day: utcDayKey(new Date(entry.day * dayMs)), reviews: entry.reviews, sessions: entry.sessions, minutes: minutesOf(entry.seconds) }));
+  return series.map((entry) => ({ day: keyOfDayNumber(entry.day), reviews: entry.reviews, sessions: entry.sessions, minutes: minutesOf(entry.seconds) }));
 }
