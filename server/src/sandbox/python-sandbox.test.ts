@@ -330,7 +330,7 @@ describe('python sandbox: limits', () => {
   });
 
   it.each([
-    ['a list growing forever', 'def attempt():\n    hoard = []\n    while True:\n        hoard.append("y" * 1000)\n', 'MemoryError: memory limit exceeded'],
+    ['a list growing forever', 'def attempt():\n    hoard = []\n    while True:\n        hoard.append("y" * 65536)\n', 'MemoryError: memory limit exceeded'],
     ["'x' * 10**9", 'def attempt():\n    return len("x" * 10**9)\n', 'MemoryError: memory limit exceeded'],
     [
       "'x' * 10**10",
