@@ -3,13 +3,12 @@
  * export my data, delete my account. Registered inside the authenticated scope of routes.ts.
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import type { z } from 'zod';
 import { ChangePasswordBody, DeleteAccountBody, type AccountExport, type AuthResponse } from '@tutorloop/shared';
 import type { TokenService } from '../auth/tokens';
 import type { Clock } from '../core/ports';
 import type { SessionHub } from '../core/session/session-hub';
 import type { AccountService } from '../services/account';
-import { AppError } from '../services/app-error';
+import { parseBody } from './parse-input';
 
 /** Open WebSocket connections, closed when their learner's tokens are revoked. */
 export interface LearnerConnections {
@@ -22,16 +21,6 @@ export interface AccountRouteDeps {
   hub: SessionHub;
   clock: Clock;
   connections: LearnerConnections;
-}
-
-function parseBody<Schema extends z.ZodType>(schema: Schema, value: unknown): z.infer<Schema> {
-  const parsed = schema.safeParse(value ?? {});
-  if (parsed.success) return parsed.data;
-  const message = parsed.error.issues
-    .slice(0, 3)
-    .map((issue) => `${issue.path.length ? issue.path.join('.') : 'body'}: ${issue.message}`)
-    .join('; ');
-  throw new AppError('invalid_payload', message);
 }
 
 export function registerAccountRoutes(api: FastifyInstance, deps: AccountRouteDeps): void {

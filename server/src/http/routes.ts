@@ -3,7 +3,6 @@
  * → send. Errors become `{error:{code,message}}` with the right status.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { z } from 'zod';
 import {
   CreateRecallSetBody,
   CreateSessionBody,
@@ -27,6 +26,7 @@ import { retryHint, type LearnerLimits } from '../core/limits/learner-limits';
 import type { Clock } from '../core/ports';
 import type { SessionHub } from '../core/session/session-hub';
 import { AppError } from '../services/app-error';
+import { parseBody } from './parse-input';
 import type { LearnerService } from '../services/learners';
 import type { RecallSetService } from '../services/recall-sets';
 import type { ProgressService } from '../services/progress';
@@ -68,18 +68,6 @@ declare module 'fastify' {
   interface FastifyRequest {
     learnerId: string;
   }
-}
-
-function validate<Schema extends z.ZodType>(schema: Schema, value: unknown): z.infer<Schema> {
-  const parsed = schema.safeParse(value ?? {});
-  if (!parsed.success) {
-    const message = parsed.error.issues
-      .slice(0, 3)
-      .map((issue) => `${issue.path.length ? issue.path.join('.') : 'body'}: ${issue.message}`)
-      .join('; ');
-    throw new AppError('invalid_payload', message);
-  }
-  return parsed.data;
 }
 
 /** "No route GET /api/…": the path without its query, cut short so a long URL is not echoed back. */
@@ -141,13 +129,13 @@ export function registerRoutes(app: FastifyInstance, deps: RouteDeps): void {
   app.get('/api/health', async (): Promise<HealthResponse> => ({ status: 'ok', tutor: deps.tutor, version: deps.version }));
 
   app.post('/api/auth/register', async (request, reply): Promise<AuthResponse> => {
-    const learner = await learners.register(validate(Credentials, request.body), clock.now());
+    const learner = await learners.register(parseBody(Credentials, request.body), clock.now());
     reply.status(201);
     return { token: await tokens.issue(learner.id), learner };
   });
 
   app.post('/api/auth/login', async (request): Promise<AuthResponse> => {
-    const learner = await learners.login(validate(LoginCredentials, request.body));
+    const learner = await learners.login(parseBody(LoginCredentials, request.body));
     return { token: await tokens.issue(learner.id), learner };
   });
 
@@ -155,22 +143,22 @@ export function registerRoutes(app: FastifyInstance, deps: RouteDeps): void {
     api.addHook('preHandler', authenticate);
 
     api.get('/api/me', async (request) => ({ learner: await learners.get(request.learnerId) }));
-    api.patch('/api/me', async (request) => ({ learner: await learners.update(request.learnerId, validate(UpdateLearnerBody, request.body)) }));
+    api.patch('/api/me', async (request) => ({ learner: await learners.update(request.learnerId, parseBody(UpdateLearnerBody, request.body)) }));
 
     api.get('/api/recall-sets', async (request) => ({ recallSets: await recallSets.list(request.learnerId, clock.now()) }));
     api.post('/api/recall-sets', async (request, reply) => {
-      const body = validate(CreateRecallSetBody, request.body);
+      const body = parseBody(CreateRecallSetBody, request.body);
       reply.status(201);
       return recallSets.create(request.learnerId, body, clock.now());
     });
     api.post('/api/recall-sets/import', async (request, reply) => {
-      const body = validate(ImportRecallSetBody, request.body);
+      const body = parseBody(ImportRecallSetBody, request.body);
       reply.status(201);
       return recallSets.import(request.learnerId, body, clock.now());
     });
     api.get('/api/recall-sets/:id', async (request) => recallSets.get(request.learnerId, idParam(request), clock.now()));
     api.put('/api/recall-sets/:id', async (request) =>
-      recallSets.update(request.learnerId, idParam(request), validate(UpdateRecallSetBody, request.body), clock.now()),
+      recallSets.update(request.learnerId, idParam(request), parseBody(UpdateRecallSetBody, request.body), clock.now()),
     );
     api.delete('/api/recall-sets/:id', async (request, reply: FastifyReply) => {
       await recallSets.delete(request.learnerId, idParam(request));
@@ -191,7 +179,7 @@ export function registerRoutes(app: FastifyInstance, deps: RouteDeps): void {
     });
 
     api.post('/api/sessions', async (request, reply) => {
-      const body = validate(CreateSessionBody, request.body);
+      const body = parseBody(CreateSessionBody, request.body);
       const sessionId = await sessions.create(request.learnerId, body, clock.now());
       reply.status(201);
       return { sessionId };
@@ -229,7 +217,7 @@ export function registerRoutes(app: FastifyInstance, deps: RouteDeps): void {
     });
     api.post('/api/sessions/:id/step', async (request): Promise<StepResponse> => {
       const session = await sessions.owned(request.learnerId, idParam(request));
-      const body = validate(StepBody, request.body);
+      const body = parseBody(StepBody, request.body);
       const budget = limits.takeTurn(request.learnerId);
       if (!budget.ok) {
         const { limit, windowMs } = limits.options.turns;

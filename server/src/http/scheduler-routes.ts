@@ -5,18 +5,8 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { SimulateBody, type SchedulerStatus, type SimulationResponse } from '@tutorloop/shared';
-import { AppError } from '../services/app-error';
+import { parseBody } from './parse-input';
 import type { SchedulerService } from '../services/scheduler';
-
-function parseBody(value: unknown): SimulateBody {
-  const parsed = SimulateBody.safeParse(value ?? {});
-  if (parsed.success) return parsed.data;
-  const message = parsed.error.issues
-    .slice(0, 3)
-    .map((issue) => `${issue.path.length ? issue.path.join('.') : 'body'}: ${issue.message}`)
-    .join('; ');
-  throw new AppError('invalid_payload', message);
-}
 
 export function registerSchedulerRoutes(api: FastifyInstance, scheduler: SchedulerService): void {
   api.get('/api/me/scheduler', async (request): Promise<SchedulerStatus> => scheduler.status(request.learnerId));
@@ -25,5 +15,5 @@ export function registerSchedulerRoutes(api: FastifyInstance, scheduler: Schedul
     reply.status(202);
     return status;
   });
-  api.post('/api/me/scheduler/simulate', async (request): Promise<SimulationResponse> => scheduler.simulate(request.learnerId, parseBody(request.body)));
+  api.post('/api/me/scheduler/simulate', async (request): Promise<SimulationResponse> => scheduler.simulate(request.learnerId, parseBody(SimulateBody, request.body)));
 }

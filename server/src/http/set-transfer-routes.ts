@@ -4,21 +4,11 @@
  * take bodies larger than the server's default limit.
  */
 import type { FastifyInstance } from 'fastify';
-import type { z } from 'zod';
 import { ExportFormat, ImportSourceBody, apkgMaxBytes, type ImportPreview, type RecallSetDetail } from '@tutorloop/shared';
 import type { Clock } from '../core/ports';
 import { AppError } from '../services/app-error';
+import { parseBody } from './parse-input';
 import type { SetTransferService } from '../services/set-transfer';
-
-function parseBody<Schema extends z.ZodType>(schema: Schema, value: unknown): z.infer<Schema> {
-  const parsed = schema.safeParse(value ?? {});
-  if (parsed.success) return parsed.data;
-  const message = parsed.error.issues
-    .slice(0, 3)
-    .map((issue) => `${issue.path.length ? issue.path.join('.') : 'body'}: ${issue.message}`)
-    .join('; ');
-  throw new AppError('invalid_payload', message);
-}
 
 /** Room for the largest `.apkg` in base64 plus the JSON around it. */
 const importBodyLimit = Math.ceil(apkgMaxBytes / 3) * 4 + 64 * 1024;

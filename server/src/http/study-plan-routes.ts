@@ -6,25 +6,16 @@
  * An invalid plan is refused with every problem as `field: message`, and nothing is stored.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { z } from 'zod';
 import { StudyPlanBody, StudyPlanImportBody, type AgentLogList, type StudyPlanDetail, type StudyPlanList } from '@tutorloop/shared';
 import type { Clock } from '../core/ports';
-import { formatIssues, issuesFromZod } from '../core/study-plans/validate-plan';
 import type { AgentLogService } from '../services/agent-logs';
-import { AppError } from '../services/app-error';
+import { parseDocument } from './parse-input';
 import type { StudyPlanService } from '../services/study-plans';
 
 export interface StudyPlanRouteDeps {
   studyPlans: StudyPlanService;
   agentLogs: AgentLogService;
   clock: Clock;
-}
-
-/** Parses a body, or refuses it with its problems as `field: message` (all of them, up to a few). */
-function parseBody<Schema extends z.ZodType>(schema: Schema, value: unknown): z.infer<Schema> {
-  const parsed = schema.safeParse(value ?? {});
-  if (!parsed.success) throw new AppError('invalid_payload', formatIssues(issuesFromZod(parsed.error), { root: 'body' }));
-  return parsed.data;
 }
 
 function idParam(request: FastifyRequest): string {
@@ -37,18 +28,18 @@ export function registerStudyPlanRoutes(api: FastifyInstance, deps: StudyPlanRou
 
   api.get('/api/study-plans', async (request): Promise<StudyPlanList> => ({ studyPlans: await studyPlans.list(request.learnerId) }));
   api.post('/api/study-plans', async (request, reply): Promise<StudyPlanDetail> => {
-    const created = await studyPlans.create(request.learnerId, parseBody(StudyPlanBody, request.body), clock.now());
+    const created = await studyPlans.create(request.learnerId, parseDocument(StudyPlanBody, request.body, 'body'), clock.now());
     reply.status(201);
     return created;
   });
   api.post('/api/study-plans/import', async (request, reply): Promise<StudyPlanDetail> => {
-    const created = await studyPlans.import(request.learnerId, parseBody(StudyPlanImportBody, request.body), clock.now());
+    const created = await studyPlans.import(request.learnerId, parseDocument(StudyPlanImportBody, request.body, 'body'), clock.now());
     reply.status(201);
     return created;
   });
   api.get('/api/study-plans/:id', async (request): Promise<StudyPlanDetail> => studyPlans.get(request.learnerId, idParam(request)));
   api.put('/api/study-plans/:id', async (request): Promise<StudyPlanDetail> =>
-    studyPlans.update(request.learnerId, idParam(request), parseBody(StudyPlanBody, request.body), clock.now()),
+    studyPlans.update(request.learnerId, idParam(request), parseDocument(StudyPlanBody, request.body, 'body'), clock.now()),
   );
   api.delete('/api/study-plans/:id', async (request, reply: FastifyReply) => {
     await studyPlans.delete(request.learnerId, idParam(request));

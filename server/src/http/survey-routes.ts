@@ -6,22 +6,15 @@
  * and nothing is stored.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { z } from 'zod';
 import { SurveyBody, type SurveyDetail, type SurveyList, type SurveyResults } from '@tutorloop/shared';
 import type { Clock } from '../core/ports';
-import { formatIssues, issuesFromZod } from '../core/study-plans/validate-plan';
 import { AppError } from '../services/app-error';
+import { parseDocument } from './parse-input';
 import type { SurveyService } from '../services/surveys';
 
 export interface SurveyRouteDeps {
   surveys: SurveyService;
   clock: Clock;
-}
-
-function parseBody<Schema extends z.ZodType>(schema: Schema, value: unknown): z.infer<Schema> {
-  const parsed = schema.safeParse(value ?? {});
-  if (!parsed.success) throw new AppError('invalid_payload', formatIssues(issuesFromZod(parsed.error), { root: 'body' }));
-  return parsed.data;
 }
 
 function idParam(request: FastifyRequest): string {
@@ -34,12 +27,12 @@ export function registerSurveyRoutes(api: FastifyInstance, deps: SurveyRouteDeps
 
   api.get('/api/surveys', async (request): Promise<SurveyList> => ({ surveys: await surveys.list(request.learnerId) }));
   api.post('/api/surveys', async (request, reply): Promise<SurveyDetail> => {
-    const created = await surveys.create(request.learnerId, parseBody(SurveyBody, request.body), clock.now());
+    const created = await surveys.create(request.learnerId, parseDocument(SurveyBody, request.body, 'body'), clock.now());
     reply.status(201);
     return created;
   });
   api.get('/api/surveys/:id', async (request): Promise<SurveyDetail> => surveys.get(request.learnerId, idParam(request)));
-  api.put('/api/surveys/:id', async (request): Promise<SurveyDetail> => surveys.update(request.learnerId, idParam(request), parseBody(SurveyBody, request.body), clock.now()));
+  api.put('/api/surveys/:id', async (request): Promise<SurveyDetail> => surveys.update(request.learnerId, idParam(request), parseDocument(SurveyBody, request.body, 'body'), clock.now()));
   api.delete('/api/surveys/:id', async (request, reply: FastifyReply) => {
     await surveys.delete(request.learnerId, idParam(request));
     return reply.status(204).send();
