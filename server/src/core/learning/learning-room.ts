@@ -131,23 +131,9 @@ export class LearningRoom extends RoomBase {
   private async receiveChat(text: string, clientMessageId: string | null, reply: SessionListener): Promise<void> {
     // After a completed plan the session still takes messages: they get post-completion replies.
     const outcome = await storeChat(this.deps, this.sessionId, { text, clientMessageId }, { acceptsWhenEnded: (session) => session.endReason === 'plan_completed' });
-    switch (outcome) {
-      case 'missing':
-      case 'duplicate':
-        return;
-      case 'ended':
-        return this.fail(reply, 'session_ended', 'This session has ended; start a new one to keep learning.');
-      case 'stored':
-        this.noteCommit();
-        return this.enqueue(() => this.processUnanswered());
-      case 'retry':
-        return this.enqueue(() => this.processUnanswered());
-      default: {
-        const unreachable: never = outcome;
-        throw new Error(`unknown outcome ${String(unreachable)}`);
-      }
-    }
+    return this.followChat(outcome, reply, 'This session has ended; start a new one to keep learning.', () => this.processUnanswered());
   }
+
 
   private async handleWidgetResponse(widgetId: string, response: WidgetAnswer, reply: SessionListener): Promise<void> {
     const outcome = await storeWidgetAnswer(this.deps, this.sessionId, widgetId, response);

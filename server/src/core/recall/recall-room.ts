@@ -147,25 +147,9 @@ export class RecallRoom extends RoomBase {
    */
   private async receiveChat(text: string, clientMessageId: string | null, reply: SessionListener): Promise<void> {
     const outcome = await storeChat(this.deps, this.sessionId, { text, clientMessageId });
-    switch (outcome) {
-      case 'missing':
-        return;
-      case 'ended':
-        return this.fail(reply, 'session_ended', 'This session has ended; start a new one to keep reviewing.');
-      case 'duplicate':
-        this.deps.logger.debug({ sessionId: this.sessionId, clientMessageId }, 'duplicate chat ignored');
-        return;
-      case 'stored':
-        this.noteCommit();
-        return this.enqueue(() => this.processUnanswered());
-      case 'retry':
-        return this.enqueue(() => this.processUnanswered());
-      default: {
-        const unreachable: never = outcome;
-        throw new Error(`unknown outcome ${String(unreachable)}`);
-      }
-    }
+    return this.followChat(outcome, reply, 'This session has ended; start a new one to keep reviewing.', () => this.processUnanswered());
   }
+
 
   private async openSession(snapshot: SessionSnapshot): Promise<void> {
     const { storage, clock } = this.deps;

@@ -28,6 +28,8 @@ export type ChatOutcome = 'missing' | 'ended' | 'duplicate' | 'retry' | 'stored'
 export interface ChatPolicy {
   /** Whether an ended session still takes this message (a learning session after its plan completed). Default: never. */
   acceptsWhenEnded?: (session: StoredSession) => boolean;
+  /** The message makes a running session `active` (a thought session, which never waits on a widget). Default: the status stays. */
+  activates?: boolean;
 }
 
 /** Stores a learner's chat message (a resend with a known `clientMessageId` is not stored twice) and moves the turn counter of a running session. */
@@ -45,7 +47,7 @@ export async function storeChat(deps: InboxDeps, sessionId: string, message: { t
     }
     await tx.messages.append(learnerMessage({ id: ids.next(), sessionId, content: message.text, clientMessageId: message.clientMessageId, createdAt: now }));
     // After the end nothing else changes, not even the turn counter.
-    if (!ended) await tx.sessions.update(sessionId, { turn: session.turn + 1 }, now);
+    if (!ended) await tx.sessions.update(sessionId, { turn: session.turn + 1, ...(policy.activates ? { status: 'active' as const } : {}) }, now);
     return 'stored';
   });
 }

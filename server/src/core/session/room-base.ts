@@ -6,6 +6,7 @@
  */
 import type { ClientMessage, ErrorCode, HistoryMessage, ServerEvent, SessionState, SessionSummary } from '@tutorloop/shared';
 import type { Logger } from '../ports';
+import type { ChatOutcome } from './inbox';
 
 export type SessionListener = (event: ServerEvent) => void;
 
@@ -148,6 +149,32 @@ export abstract class RoomBase {
         listener(event);
       } catch (error) {
         this.baseDeps.logger.warn({ err: error, sessionId: this.sessionId }, 'listener failed');
+      }
+    }
+  }
+
+  /**
+   * What a chat the inbox stored leads to (inbox.ts `storeChat`): a new message, or a resend
+   * never answered, queues `process`; an answered resend is ignored; an ended session refuses
+   * with `session_ended` and `endedMessage`.
+   */
+  protected followChat(outcome: ChatOutcome, reply: SessionListener, endedMessage: string, process: () => Promise<void>): Promise<void> | void {
+    switch (outcome) {
+      case 'missing':
+        return;
+      case 'ended':
+        return this.fail(reply, 'session_ended', endedMessage);
+      case 'duplicate':
+        this.baseDeps.logger.debug({ sessionId: this.sessionId }, 'duplicate chat ignored');
+        return;
+      case 'stored':
+        this.noteCommit();
+        return this.enqueue(process);
+      case 'retry':
+        return this.enqueue(process);
+      default: {
+        const unreachable: never = outcome;
+        throw new Error(`unknown outcome ${String(unreachable)}`);
       }
     }
   }

@@ -9,7 +9,8 @@
  */
 import type { ClientMessage, HistoryMessage, SessionState, SessionSummary, WidgetAnswer } from '@tutorloop/shared';
 import type { Clock, IdGenerator } from '../ports';
-import { learnerMessage, tutorMessage } from '../session/new-messages';
+import { storeChat } from '../session/inbox';
+import { tutorMessage } from '../session/new-messages';
 import { RoomBase, type RoomBaseDeps, type SessionListener } from '../session/room-base';
 import { buildHistory, buildState, isEnded, toolNameForKind, widgetForAction } from '../session/session-view';
 import { checkWidgetAnswer, recordWidgetAnswer } from '../session/widget-answers';
@@ -163,37 +164,10 @@ export class SurveyRoom extends RoomBase {
    * question's widget does (an optional question may be skipped with `skip`).
    */
   private async receiveChat(text: string, clientMessageId: string | null, reply: SessionListener): Promise<void> {
-    const { storage, clock, ids } = this.deps;
-    const now = clock.now();
-    const outcome = await storage.transaction(async (tx): Promise<'missing' | 'ended' | 'duplicate' | 'retry' | 'stored'> => {
-      const session = await tx.sessions.get(this.sessionId);
-      if (!session) return 'missing';
-      if (isEnded(session.status)) return 'ended';
-      if (clientMessageId) {
-        const existing = await tx.messages.findByClientId(this.sessionId, clientMessageId);
-        if (existing) return existing.answeredAt ? 'duplicate' : 'retry';
-      }
-      await tx.messages.append(learnerMessage({ id: ids.next(), sessionId: this.sessionId, content: text, clientMessageId, createdAt: now }));
-      await tx.sessions.update(this.sessionId, { turn: session.turn + 1 }, now);
-      return 'stored';
-    });
-    switch (outcome) {
-      case 'missing':
-      case 'duplicate':
-        return;
-      case 'ended':
-        return this.fail(reply, 'session_ended', 'This survey has ended.');
-      case 'stored':
-        this.noteCommit();
-        return this.enqueue(() => this.processUnanswered());
-      case 'retry':
-        return this.enqueue(() => this.processUnanswered());
-      default: {
-        const unreachable: never = outcome;
-        throw new Error(`unknown outcome ${String(unreachable)}`);
-      }
-    }
+    const outcome = await storeChat(this.deps, this.sessionId, { text, clientMessageId });
+    return this.followChat(outcome, reply, 'This survey has ended.', () => this.processUnanswered());
   }
+
 
   /** Stores the answer, the tool result and the response row in one transaction; then the next question. */
   private async handleWidgetResponse(widgetId: string, response: WidgetAnswer, reply: SessionListener): Promise<void> {

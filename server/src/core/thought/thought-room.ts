@@ -14,8 +14,9 @@
 import type { AgentLogOutcome, ClientMessage, HistoryMessage, SessionState, SessionSummary } from '@tutorloop/shared';
 import type { Clock, IdGenerator } from '../ports';
 import type { TutorProvider } from '../provider';
+import { storeChat } from '../session/inbox';
 import { findRetryTarget } from '../session/retry-target';
-import { learnerMessage, tutorMessage } from '../session/new-messages';
+import { tutorMessage } from '../session/new-messages';
 import { RoomBase, type RoomBaseDeps, type SessionListener } from '../session/room-base';
 import { stripLeaks } from '../session/sanitize';
 import { buildHistory, buildState, isEnded } from '../session/session-view';
@@ -159,37 +160,10 @@ export class ThoughtRoom extends RoomBase {
   // -------------------------------------------------------------------------
 
   private async receiveChat(text: string, clientMessageId: string | null, reply: SessionListener): Promise<void> {
-    const { storage, clock, ids } = this.deps;
-    const now = clock.now();
-    const outcome = await storage.transaction(async (tx): Promise<'missing' | 'ended' | 'duplicate' | 'retry' | 'stored'> => {
-      const session = await tx.sessions.get(this.sessionId);
-      if (!session) return 'missing';
-      if (isEnded(session.status)) return 'ended';
-      if (clientMessageId) {
-        const existing = await tx.messages.findByClientId(this.sessionId, clientMessageId);
-        if (existing) return existing.answeredAt ? 'duplicate' : 'retry';
-      }
-      await tx.messages.append(learnerMessage({ id: ids.next(), sessionId: this.sessionId, content: text, clientMessageId, createdAt: now }));
-      await tx.sessions.update(this.sessionId, { status: 'active', turn: session.turn + 1 }, now);
-      return 'stored';
-    });
-    switch (outcome) {
-      case 'missing':
-      case 'duplicate':
-        return;
-      case 'ended':
-        return this.fail(reply, 'session_ended', 'This thought session has ended; start a new one to keep thinking.');
-      case 'stored':
-        this.noteCommit();
-        return this.enqueue(() => this.processUnanswered());
-      case 'retry':
-        return this.enqueue(() => this.processUnanswered());
-      default: {
-        const unreachable: never = outcome;
-        throw new Error(`unknown outcome ${String(unreachable)}`);
-      }
-    }
+    const outcome = await storeChat(this.deps, this.sessionId, { text, clientMessageId }, { activates: true });
+    return this.followChat(outcome, reply, 'This thought session has ended; start a new one to keep thinking.', () => this.processUnanswered());
   }
+
 
   /** The partner opens: an invitation to say what to think about (or about the topic given). */
   private async openSession(snapshot: SessionSnapshot): Promise<void> {
