@@ -3,11 +3,12 @@
  * run). Plans are validated on the way in and out (core/storage/study-plans.ts); agent log
  * outputs are stored as JSON text.
  */
-import { asc, desc, eq, or, sql } from 'drizzle-orm';
+import { asc, eq, sql } from 'drizzle-orm';
 import { toJsonOutput, type AgentLogRepository, type StoredAgentLog } from '../core/storage/agent-logs';
 import { StorageError } from '../core/storage/storage-error';
 import { parseStoredPlan, readStoredPlan, type StoredStudyPlan, type StudyPlanRepository } from '../core/storage/study-plans';
 import type { Database } from './database';
+import { listOrder, visibleTo } from './sqlite-authored';
 import { agentLogs, studyPlans } from './schema';
 
 function toStoredPlan(row: typeof studyPlans.$inferSelect): StoredStudyPlan {
@@ -36,14 +37,8 @@ export function sqliteStudyPlans(database: Database): StudyPlanRepository {
       return database
         .select()
         .from(studyPlans)
-        .where(or(eq(studyPlans.ownerId, learnerId), eq(studyPlans.shared, true), eq(studyPlans.builtIn, true)))
-        // Learners' plans first, most recently updated first; built-in plans last, by title; ties by id.
-        .orderBy(
-          asc(studyPlans.builtIn),
-          desc(sql`CASE WHEN ${studyPlans.builtIn} THEN 0 ELSE ${studyPlans.updatedAt} END`),
-          asc(sql`CASE WHEN ${studyPlans.builtIn} THEN ${studyPlans.title} ELSE '' END`),
-          asc(studyPlans.id),
-        )
+        .where(visibleTo(studyPlans, learnerId))
+        .orderBy(...listOrder(studyPlans))
         .all()
         .map(toStoredPlan);
     },

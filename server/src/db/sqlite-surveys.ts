@@ -2,10 +2,11 @@
  * The SQLite repository of surveys and their responses (see sqlite-repositories.ts for how it
  * runs). Definitions are validated on the way in and out (core/storage/surveys.ts).
  */
-import { asc, desc, eq, or, sql } from 'drizzle-orm';
+import { asc, eq, sql } from 'drizzle-orm';
 import { StorageError } from '../core/storage/storage-error';
 import { parseStoredSurvey, readStoredAnswer, readStoredSurvey, type StoredSurvey, type StoredSurveyResponse, type SurveyRepository } from '../core/storage/surveys';
 import type { Database } from './database';
+import { listOrder, visibleTo } from './sqlite-authored';
 import { surveyResponses, surveys } from './schema';
 
 function toStoredSurvey(row: typeof surveys.$inferSelect): StoredSurvey {
@@ -46,14 +47,8 @@ export function sqliteSurveys(database: Database): SurveyRepository {
       return database
         .select()
         .from(surveys)
-        .where(or(eq(surveys.ownerId, learnerId), eq(surveys.shared, true), eq(surveys.builtIn, true)))
-        // Learners' surveys first, most recently updated first; built-in ones last, by title; ties by id.
-        .orderBy(
-          asc(surveys.builtIn),
-          desc(sql`CASE WHEN ${surveys.builtIn} THEN 0 ELSE ${surveys.updatedAt} END`),
-          asc(sql`CASE WHEN ${surveys.builtIn} THEN ${surveys.title} ELSE '' END`),
-          asc(surveys.id),
-        )
+        .where(visibleTo(surveys, learnerId))
+        .orderBy(...listOrder(surveys))
         .all()
         .map(toStoredSurvey);
     },

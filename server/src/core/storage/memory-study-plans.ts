@@ -3,21 +3,11 @@
  * the rules they follow: what the SQL schema enforces, enforced here too).
  */
 import { toJsonOutput, type AgentLogRepository, type StoredAgentLog } from './agent-logs';
+import { listOrder, visibleTo } from './memory-authored';
 import { conflict, notFound, requireRow } from './memory-repositories';
 import { copy, sortBy, type MemoryState } from './memory-state';
 import { parseStoredPlan, type StoredStudyPlan, type StudyPlanRepository } from './study-plans';
 import { StorageError } from './storage-error';
-
-/** Learners' plans first, most recently updated first; built-in plans last, by title; ties by id. */
-function listOrder(plans: StoredStudyPlan[]): StoredStudyPlan[] {
-  return sortBy(
-    plans,
-    (plan) => (plan.builtIn ? 1 : 0),
-    (plan) => (plan.builtIn ? 0 : -plan.updatedAt.getTime()),
-    (plan) => (plan.builtIn ? plan.title : ''),
-    (plan) => plan.id,
-  );
-}
 
 export function studyPlanRepository(state: MemoryState): StudyPlanRepository {
   return {
@@ -25,7 +15,7 @@ export function studyPlanRepository(state: MemoryState): StudyPlanRepository {
       return copy(state.rows('studyPlans').get(planId) ?? null);
     },
     async listVisibleTo(learnerId) {
-      return copy(listOrder(state.where('studyPlans', (plan) => plan.ownerId === learnerId || plan.shared || plan.builtIn)));
+      return copy(listOrder(state.where('studyPlans', visibleTo(learnerId))));
     },
     async listBuiltIn() {
       return copy(sortBy(state.where('studyPlans', (plan) => plan.builtIn), (plan) => plan.id));

@@ -2,21 +2,11 @@
  * The in-memory repository of surveys and their responses (see memory-repositories.ts for the
  * rules it follows: what the SQL schema enforces, enforced here too).
  */
+import { listOrder, visibleTo } from './memory-authored';
 import { conflict, notFound, requireRow } from './memory-repositories';
 import { copy, key, sortBy, type MemoryState } from './memory-state';
 import { StorageError } from './storage-error';
 import { parseStoredSurvey, type StoredSurvey, type StoredSurveyResponse, type SurveyRepository } from './surveys';
-
-/** Learners' surveys first, most recently updated first; built-in ones last, by title; ties by id. */
-function listOrder(surveys: StoredSurvey[]): StoredSurvey[] {
-  return sortBy(
-    surveys,
-    (survey) => (survey.builtIn ? 1 : 0),
-    (survey) => (survey.builtIn ? 0 : -survey.updatedAt.getTime()),
-    (survey) => (survey.builtIn ? survey.title : ''),
-    (survey) => survey.id,
-  );
-}
 
 /** Removes the responses of the given sessions (a session deleted, a learner deleted). */
 export function deleteSurveyResponsesOf(state: MemoryState, sessionIds: ReadonlySet<string>): void {
@@ -29,7 +19,7 @@ export function surveyRepository(state: MemoryState): SurveyRepository {
       return copy(state.rows('surveys').get(surveyId) ?? null);
     },
     async listVisibleTo(learnerId) {
-      return copy(listOrder(state.where('surveys', (survey) => survey.ownerId === learnerId || survey.shared || survey.builtIn)));
+      return copy(listOrder(state.where('surveys', visibleTo(learnerId))));
     },
     async listBuiltIn() {
       return copy(sortBy(state.where('surveys', (survey) => survey.builtIn), (survey) => survey.id));
