@@ -10,32 +10,16 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { additionPlan } from '../../src/core/learning/test-fixtures';
 import { startAnthropicTestServer, type AnthropicTestServer } from '../helpers/anthropic-test-server';
 import { fakeReplies, type FakeAnthropic } from '../helpers/fake-anthropic';
+import { masterTurnFields, seedTurnFields } from '../helpers/master-turn';
 import type { SocketClient, TestServer } from '../helpers/test-server';
 
 let fake: FakeAnthropic;
 let server: TestServer;
 let running: AnthropicTestServer;
 
-const seedFields = ['response', 'intent', 'answer_correct', 'misconceptions_detected', 'mastery_signal', 'mastery_updates', 'advance_to_step', 'question_asked', 'expected_answer', 'question_concept', 'session_complete', 'turn_summary', 'reasoning'];
-
 /** A master-tutor answer with seed 002's fields. */
 function tutorTurn(fields: Record<string, unknown>) {
-  return fakeReplies.toolUse('tutor_turn', {
-    response: 'Good.',
-    intent: 'answer',
-    answer_correct: null,
-    misconceptions_detected: [],
-    mastery_signal: 'adequate',
-    mastery_updates: [],
-    advance_to_step: null,
-    question_asked: null,
-    expected_answer: null,
-    question_concept: null,
-    session_complete: false,
-    turn_summary: 'SECRET-SUMMARY of the turn',
-    reasoning: 'SECRET-REASONING about the learner',
-    ...fields,
-  });
+  return fakeReplies.toolUse('tutor_turn', masterTurnFields({ turn_summary: 'SECRET-SUMMARY of the turn', reasoning: 'SECRET-REASONING about the learner', ...fields }));
 }
 
 beforeEach(async () => {
@@ -75,7 +59,7 @@ describe('a learning session through the anthropic provider', () => {
     const [request] = fake.requestsFor('master');
     expect(request!.body.tool_choice).toMatchObject({ type: 'tool', name: 'tutor_turn' });
     const schema = request!.body.tools![0]!.input_schema as { properties: Record<string, unknown> };
-    expect(Object.keys(schema.properties).sort()).toEqual([...seedFields].sort());
+    expect(Object.keys(schema.properties).sort()).toEqual([...seedTurnFields].sort());
     expect(request!.body.system![0]!.cache_control).toEqual({ type: 'ephemeral' });
     expect(request!.body.system![0]!.text).toContain('Study plan: Adding two-digit numbers');
     const turnPrompt = request!.body.messages[0]!.content as string;

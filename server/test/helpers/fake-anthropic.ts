@@ -21,6 +21,7 @@
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { masterTurnFields } from './master-turn';
 
 export type FakeRoute = 'evaluator' | 'safety' | 'tutor' | 'master' | 'other';
 
@@ -176,21 +177,7 @@ function defaultReply(route: FakeRoute): FakeReply {
     case 'tutor':
       return fakeReplies.text('Hello from the fake tutor.');
     case 'master':
-      return fakeReplies.toolUse('tutor_turn', {
-        response: 'Let us keep going.',
-        intent: 'continuation',
-        answer_correct: null,
-        misconceptions_detected: [],
-        mastery_signal: 'adequate',
-        mastery_updates: [],
-        advance_to_step: null,
-        question_asked: null,
-        expected_answer: null,
-        question_concept: null,
-        session_complete: false,
-        turn_summary: 'kept going',
-        reasoning: 'default fake turn',
-      });
+      return fakeReplies.toolUse('tutor_turn', masterTurnFields({ response: 'Let us keep going.', intent: 'continuation', turn_summary: 'kept going', reasoning: 'default fake turn' }));
     case 'other':
       return fakeReplies.text('ok');
     default: {

@@ -27,6 +27,7 @@
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { masterTurnFields } from './master-turn';
 
 export type FakeOpenAiRoute = 'evaluator' | 'safety' | 'tutor' | 'master' | 'other';
 
@@ -212,21 +213,7 @@ function defaultReply(route: FakeOpenAiRoute): FakeOpenAiReply {
     case 'tutor':
       return openAiReplies.text('Hello from the fake tutor.');
     case 'master':
-      return openAiReplies.structured({
-        response: 'Let us keep going.',
-        intent: 'continuation',
-        answer_correct: null,
-        misconceptions_detected: [],
-        mastery_signal: 'adequate',
-        mastery_updates: [],
-        advance_to_step: null,
-        question_asked: null,
-        expected_answer: null,
-        question_concept: null,
-        session_complete: false,
-        turn_summary: 'kept going',
-        reasoning: 'default fake turn',
-      });
+      return openAiReplies.structured(masterTurnFields({ response: 'Let us keep going.', intent: 'continuation', turn_summary: 'kept going', reasoning: 'default fake turn' }));
     case 'other':
       return openAiReplies.text('ok');
     default: {

@@ -11,6 +11,7 @@ import type { ServerEvent } from '@tutorloop/shared';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { additionPlan } from '../../src/core/learning/test-fixtures';
 import { openAiReplies, type FakeOpenAi } from '../helpers/fake-openai';
+import { masterTurnFields, seedTurnFields } from '../helpers/master-turn';
 import type { SocketClient, TestServer } from '../helpers/test-server';
 import { startOpenAiTestServer, systemText, userPrompt, type OpenAiTestServer } from './openai-test-server';
 
@@ -18,26 +19,9 @@ let fake: FakeOpenAi;
 let server: TestServer;
 let running: OpenAiTestServer;
 
-const seedFields = ['response', 'intent', 'answer_correct', 'misconceptions_detected', 'mastery_signal', 'mastery_updates', 'advance_to_step', 'question_asked', 'expected_answer', 'question_concept', 'session_complete', 'turn_summary', 'reasoning'];
-
 /** A master-tutor answer with seed 002's fields. */
 function tutorTurn(fields: Record<string, unknown>) {
-  return openAiReplies.structured({
-    response: 'Good.',
-    intent: 'answer',
-    answer_correct: null,
-    misconceptions_detected: [],
-    mastery_signal: 'adequate',
-    mastery_updates: [],
-    advance_to_step: null,
-    question_asked: null,
-    expected_answer: null,
-    question_concept: null,
-    session_complete: false,
-    turn_summary: 'SECRET-SUMMARY of the turn',
-    reasoning: 'SECRET-REASONING about the learner',
-    ...fields,
-  });
+  return openAiReplies.structured(masterTurnFields({ turn_summary: 'SECRET-SUMMARY of the turn', reasoning: 'SECRET-REASONING about the learner', ...fields }));
 }
 
 beforeEach(async () => {
@@ -79,7 +63,7 @@ describe('a learning session through the openai provider', () => {
     expect(request!.body.parallel_tool_calls).toBe(false);
     expect(request!.body.response_format).toBeUndefined();
     const schema = request!.body.tools![0]!.function.parameters as { properties: Record<string, unknown> };
-    expect(Object.keys(schema.properties).sort()).toEqual([...seedFields].sort());
+    expect(Object.keys(schema.properties).sort()).toEqual([...seedTurnFields].sort());
     // The stable study-plan prompt opens the request: the prefix OpenAI caches.
     expect(request!.body.messages[0]!.role).toBe('system');
     expect(systemText(request!)).toContain('Study plan: Adding two-digit numbers');
