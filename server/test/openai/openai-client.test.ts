@@ -6,6 +6,7 @@
  * one `llm_calls` record per HTTP request. The counterpart of anthropic/anthropic-client.test.ts.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { clientCancellationScenarios, collect, failure } from '../helpers/llm-client-scenarios';
 import { LlmError, type LlmCallRecord, type LlmJsonSchema, type LlmRequest, type LlmStreamEvent } from '../../src/llm/llm-client';
 import { createOpenAiClient, type OpenAiClientOptions } from '../../src/llm/transports/openai';
 import { openAiReplies, startFakeOpenAi, type FakeOpenAi } from '../helpers/fake-openai';
@@ -73,23 +74,6 @@ const forcedRequest: LlmRequest = {
   temperature: 0.3,
   maxTokens: 1024,
 };
-
-async function collect(iterable: AsyncIterable<LlmStreamEvent>): Promise<LlmStreamEvent[]> {
-  const events: LlmStreamEvent[] = [];
-  for await (const event of iterable) events.push(event);
-  return events;
-}
-
-/** Rejection of `promise` as an LlmError (fails the test if it resolves). */
-async function failure(promise: Promise<unknown>): Promise<LlmError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(LlmError);
-    return error as LlmError;
-  }
-  throw new Error('expected a rejection');
-}
 
 const okRecord = (fields: Partial<LlmCallRecord>) => ({
   purpose: 'other',
@@ -247,75 +231,18 @@ describe('complete', () => {
     expect(fake.requests).toHaveLength(2);
   });
 
-  it('times out a hanging call within roughly the timeout, without retrying it', async () => {
-    fake.enqueue('other', openAiReplies.hang(), openAiReplies.text('unused'));
-    const started = Date.now();
-    const error = await failure(makeClient({ timeoutMs: 300 }).complete(request, live()));
-    const elapsed = Date.now() - started;
-    expect(error.kind).toBe('timeout');
-    expect(error.name).toBe('TimeoutError');
-    expect(elapsed).toBeGreaterThanOrEqual(280);
-    expect(elapsed).toBeLessThan(1200);
-    expect(fake.requests).toHaveLength(1);
-    expect(records).toEqual([okRecord({ outcome: 'timeout', error: expect.stringContaining('timed out'), inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 })]);
-    await expect.poll(() => fake.requests[0]!.clientClosedEarly).toBe(true);
-  });
-
-  it('rejects promptly when the session signal aborts mid-request, and cancels it on the wire', async () => {
-    fake.enqueue('other', openAiReplies.hang());
-    const controller = new AbortController();
-    const pending = failure(makeClient().complete(request, controller.signal));
-    await fake.waitForRequests(1);
-    const aborted = Date.now();
-    controller.abort();
-    const error = await pending;
-    expect(Date.now() - aborted).toBeLessThan(200);
-    expect({ kind: error.kind, name: error.name }).toEqual({ kind: 'aborted', name: 'AbortError' });
-    expect(records.map((record) => record.outcome)).toEqual(['aborted']);
-    await expect.poll(() => fake.requests[0]!.clientClosedEarly).toBe(true);
-  });
-
-  it('rejects promptly when the signal aborts during a backoff pause', async () => {
-    fake.enqueue('other', openAiReplies.rateLimited(30));
-    const controller = new AbortController();
-    const pending = failure(makeClient({ retryMaxDelayMs: 60_000 }).complete(request, controller.signal));
-    await expect.poll(() => records.length).toBe(1);
-    const aborted = Date.now();
-    controller.abort();
-    const error = await pending;
-    expect(error.kind).toBe('aborted');
-    expect(Date.now() - aborted).toBeLessThan(200);
-    expect(fake.requests).toHaveLength(1);
-  });
-
-  it('retries connection failures (nothing listening) and then rejects with a connection error', async () => {
-    const gone = await startFakeOpenAi();
-    const url = gone.url;
-    await gone.close();
-    const error = await failure(makeClient({ baseURL: url }).complete(request, live()));
-    expect({ kind: error.kind, attempts: error.attempts }).toEqual({ kind: 'connection', attempts: 3 });
-    expect(records.map((record) => [record.attempt, record.outcome])).toEqual([
-      [1, 'error'],
-      [2, 'error'],
-      [3, 'error'],
-    ]);
-  });
-
-  it('makes no request when the signal is already aborted', async () => {
-    const controller = new AbortController();
-    controller.abort();
-    const error = await failure(makeClient().complete(request, controller.signal));
-    expect(error.kind).toBe('aborted');
-    expect(fake.requests).toHaveLength(0);
-  });
-
-  it('survives a recordCall that throws', async () => {
-    const client = makeClient({
-      recordCall: () => {
-        throw new Error('database is locked');
-      },
-    });
-    await expect(client.complete(request, live())).resolves.toMatchObject({ stopReason: 'end_turn' });
+  clientCancellationScenarios({
+    fake: () => fake,
+    replies: openAiReplies,
+    goneUrl: async () => {
+      const gone = await startFakeOpenAi();
+      await gone.close();
+      return gone.url;
+    },
+    makeClient,
+    request,
+    records: () => records,
+    okRecord,
   });
 });
 
