@@ -1,140 +1,16 @@
 /**
  * SPEC §7, §8 through the whole server: the real SDK against the fake Messages API failing
  * in the ways the real one does (429, a hang past the timeout), and a learner who leaves.
- * A session never dies of it and no learner message is lost or answered twice.
+ * A session never dies of it and no learner message is lost or answered twice. The scenarios
+ * are shared with the OpenAI suite (helpers/failure-scenarios.ts).
  */
-import { afterEach, describe, expect, it } from 'vitest';
 import { startAnthropicTestServer } from '../helpers/anthropic-test-server';
+import { failuresThroughServerScenarios } from '../helpers/failure-scenarios';
 import { fakeReplies } from '../helpers/fake-anthropic';
-import type { TestServer } from '../helpers/test-server';
 
-const points = ['mitochondria make ATP', 'ribosomes build proteins'];
-const cleanup: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  while (cleanup.length) await cleanup.pop()!();
-});
-
-async function setup(options: { timeoutMs?: number; env?: Record<string, string> } = {}) {
-  const running = await startAnthropicTestServer(options);
-  const { fake, server, records } = running;
-  cleanup.push(() => running.close());
-  fake.enqueue('tutor', fakeReplies.text('Welcome! What powers a cell?'));
-  const { token } = await server.register();
-  const set = await server.createSet(token, points, 'Cells');
-  const sessionId = await server.createSession(token, set.id);
-  const socket = await server.connect(sessionId, token);
-  await socket.waitFor('assistant');
-  return { fake, records, server, token, sessionId, socket };
-}
-
-async function replayOf(server: TestServer, sessionId: string, token: string) {
-  const replay = await server.api<{ messages: Array<{ role: string; content: string; clientMessageId?: string }> }>('GET', `/api/sessions/${sessionId}/replay`, { token });
-  return replay.body.messages;
-}
-
-describe('a rate-limited tutor', () => {
-  it('is retried with backoff and the learner just gets the reply; each attempt is logged', async () => {
-    const { fake, records, socket } = await setup();
-    fake.enqueue('tutor', fakeReplies.rateLimited(0), fakeReplies.overloaded(), fakeReplies.text('Right, and what else?'));
-    const start = socket.events.length;
-    socket.send({ type: 'chat', payload: { message: 'mitochondria make ATP', clientMessageId: 'm1' } });
-    const reply = await socket.waitFor('assistant', { from: start });
-    expect(reply.payload.message).toBe('Right, and what else?');
-    expect(socket.events.slice(start).some((event) => event.type === 'error')).toBe(false);
-    const tutorCalls = records.filter((record) => record.purpose === 'tutor').slice(-3);
-    expect(tutorCalls.map((record) => [record.outcome, record.status ?? null])).toEqual([
-      ['error', 429],
-      ['error', 529],
-      ['ok', null],
-    ]);
-  });
-});
-
-describe('a safety check that fails (SPEC §7; the rule lives in the engine, session-room.ts)', () => {
-  it('counts the message as safe: it is evaluated and answered, and the failed call is logged', async () => {
-    const { fake, records, socket } = await setup();
-    fake.enqueue('safety', fakeReplies.badRequest('safety model unavailable'));
-    fake.enqueue('evaluator', (request) => {
-      const id = /\[([^\]]+)\] mitochondria make ATP/.exec(String(request.body.messages[0]!.content))![1]!;
-      return fakeReplies.evaluation({ recalledPoints: [{ id, confidence: 0.9, observation: 'Said it.' }], feedback: 'ATP recalled.' });
-    });
-    fake.enqueue('tutor', fakeReplies.text('Yes — and what else?'));
-    const start = socket.events.length;
-    socket.send({ type: 'chat', payload: { message: 'mitochondria make ATP' } });
-    const reply = await socket.waitFor('assistant', { from: start });
-    expect(reply.payload.message).toBe('Yes — and what else?');
-    const state = await socket.waitFor('state_update', { from: start });
-    expect(state.payload.state.recalledCount).toBe(1);
-    expect(socket.events.slice(start).some((event) => event.type === 'error')).toBe(false);
-    expect(records.filter((record) => record.purpose === 'safety').map((record) => [record.outcome, record.status])).toEqual([['error', 400]]);
-  });
-});
-
-describe('a tutor that hangs past the timeout', () => {
-  it('gives an error event, keeps the message, and a resend with the same id completes the turn once', async () => {
-    const { fake, server, socket, sessionId, token } = await setup({ timeoutMs: 300 });
-    // A timed-out call is not retried by default (the learner is waiting): one hang, one error.
-    fake.enqueue('tutor', fakeReplies.hang());
-    let start = socket.events.length;
-    socket.send({ type: 'chat', payload: { message: 'ribosomes build proteins', clientMessageId: 'h1' } });
-    const error = await socket.waitFor('error', { from: start, timeoutMs: 8000 });
-    expect(error.payload.code).toBe('llm_unavailable');
-    // The evaluation of that message was applied before the tutor failed; the message is kept.
-    expect((await replayOf(server, sessionId, token)).filter((message) => message.clientMessageId === 'h1')).toHaveLength(1);
-
-    fake.enqueue('tutor', fakeReplies.text('Yes — ribosomes. What else?'));
-    start = socket.events.length;
-    socket.send({ type: 'chat', payload: { message: 'ribosomes build proteins', clientMessageId: 'h1' } });
-    const reply = await socket.waitFor('assistant', { from: start });
-    expect(reply.payload.message).toBe('Yes — ribosomes. What else?');
-    const messages = await replayOf(server, sessionId, token);
-    expect(messages.filter((message) => message.clientMessageId === 'h1')).toHaveLength(1);
-    expect(messages.map((message) => message.role)).toEqual(['tutor', 'learner', 'tutor']);
-  });
-
-  it('an evaluator that hangs yields an empty result and the tutor still answers', async () => {
-    const { fake, socket, records } = await setup({ timeoutMs: 300 });
-    fake.enqueue('evaluator', fakeReplies.hang());
-    fake.enqueue('tutor', fakeReplies.text('Tell me more.'));
-    const start = socket.events.length;
-    socket.send({ type: 'chat', payload: { message: 'mitochondria make ATP' } });
-    const reply = await socket.waitFor('assistant', { from: start, timeoutMs: 8000 });
-    expect(reply.payload.message).toBe('Tell me more.');
-    const state = await socket.waitFor('state_update', { from: start });
-    expect(state.payload.state.recalledCount).toBe(0);
-    expect(records.some((record) => record.purpose === 'evaluator' && record.outcome === 'timeout')).toBe(true);
-  });
-});
-
-describe('a learner who leaves mid-reply', () => {
-  it('has the model call cancelled after the grace period, and gets the answer on return', async () => {
-    const { fake, server, socket, sessionId, token } = await setup({ env: { SOCKET_GRACE_MS: '150' } });
-    fake.enqueue('tutor', { ...fakeReplies.text('This reply never finishes streaming.'), stallAfterEvents: 3 });
-    socket.send({ type: 'chat', payload: { message: 'ribosomes build proteins', clientMessageId: 'g1' } });
-    await fake.waitForRequests(fake.requests.length + 1);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    socket.close();
-    const stalled = fake.requestsFor('tutor').at(-1)!;
-    await expect.poll(() => stalled.clientClosedEarly, { timeout: 3000 }).toBe(true);
-
-    fake.enqueue('tutor', fakeReplies.text('Welcome back — ribosomes, yes.'));
-    const again = await server.connect(sessionId, token);
-    const reply = await again.waitFor('assistant', { where: (event) => event.payload.message.startsWith('Welcome back') });
-    expect(reply.payload.message).toBe('Welcome back — ribosomes, yes.');
-    expect((await replayOf(server, sessionId, token)).map((message) => message.role)).toEqual(['tutor', 'learner', 'tutor']);
-    again.close();
-  });
-
-  it('keeps the call running while the learner reconnects within the grace period', async () => {
-    const { fake, server, socket, sessionId, token } = await setup({ env: { SOCKET_GRACE_MS: '5000' } });
-    fake.enqueue('tutor', { ...fakeReplies.text('A reply that takes its time.'), eventDelayMs: 60 });
-    socket.send({ type: 'chat', payload: { message: 'hello', clientMessageId: 'g2' } });
-    await socket.waitFor('assistant_delta');
-    socket.close();
-    const again = await server.connect(sessionId, token);
-    const reply = await again.waitFor('assistant', { timeoutMs: 8000 });
-    expect(reply.payload.message).toBe('A reply that takes its time.');
-    expect(fake.requestsFor('tutor').at(-1)!.clientClosedEarly).toBe(false);
-    again.close();
-  });
+failuresThroughServerScenarios({
+  start: startAnthropicTestServer,
+  replies: fakeReplies,
+  overloadedStatus: 529,
+  userPrompt: (request) => String(request.body.messages[0]!.content),
 });
