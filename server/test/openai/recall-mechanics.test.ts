@@ -1,149 +1,16 @@
 /**
  * SPEC §4.1 recall mechanics through the real server, the real `openai` SDK and the fake Chat
- * Completions API (the counterpart of anthropic/recall-mechanics.test.ts):
- * three points in one message → three checked in that turn with their FSRS cards and review
- * logs; no recall → nothing checked and the tutor told so; the end reviews the rest as Again;
- * the next session's checklist holds only what is due; an unsafe message is redirected.
+ * Completions API (the scenarios, shared with the Anthropic suite, are in
+ * helpers/recall-mechanics-scenarios.ts).
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { CardList } from '@tutorloop/shared';
-import { openAiReplies as fakeReplies, type FakeOpenAi, type RecordedOpenAiRequest as RecordedRequest } from '../helpers/fake-openai';
-import type { SocketClient, TestServer } from '../helpers/test-server';
-import { startOpenAiTestServer, systemText, userPrompt, type OpenAiTestServer } from './openai-test-server';
+import { openAiReplies } from '../helpers/fake-openai';
+import { recallMechanicsScenarios } from '../helpers/recall-mechanics-scenarios';
+import { startOpenAiTestServer, systemText, userPrompt } from './openai-test-server';
 
-const points = ['mitochondria make ATP', 'ribosomes build proteins', 'the nucleus stores DNA', 'lysosomes digest waste'];
-
-let fake: FakeOpenAi;
-let server: TestServer;
-let running: OpenAiTestServer;
-/** The server's clock: real time plus an offset a test can move forward. */
-let offsetMs = 0;
-const clock = { now: () => new Date(Date.now() + offsetMs) };
-beforeEach(async () => {
-  offsetMs = 0;
-  running = await startOpenAiTestServer({ clock });
-  ({ fake, server } = running);
-});
-afterEach(async () => running.close());
-
-/** The point ids the evaluator request offers, by content. */
-function idsByContent(request: RecordedRequest): Map<string, string> {
-  const text = userPrompt(request);
-  const ids = new Map<string, string>();
-  for (const line of text.split('\n')) {
-    const match = /^- \[([^\]]+)\] (.+)$/.exec(line);
-    if (match) ids.set(match[2]!, match[1]!);
-  }
-  return ids;
-}
-
-async function open(): Promise<{ client: SocketClient; sessionId: string; token: string; setId: string }> {
-  fake.enqueue('tutor', fakeReplies.text('Welcome! Tell me about cells.'));
-  const { token } = await server.register();
-  const set = await server.createSet(token, points, 'Cells');
-  const sessionId = await server.createSession(token, set.id);
-  const client = await server.connect(sessionId, token);
-  await client.waitFor('assistant');
-  return { client, sessionId, token, setId: set.id };
-}
-
-async function turn(client: SocketClient, message: string) {
-  const start = client.events.length;
-  client.send({ type: 'chat', payload: { message } });
-  await client.waitFor('assistant', { from: start });
-  return (await client.waitFor('state_update', { from: start })).payload.state;
-}
-
-const db = () => server.server.database.$client;
-
-describe('recall mechanics with the openai provider', () => {
-  it('checks off three points from one message, each with its card and review log, in that turn', async () => {
-    const { client, sessionId, token, setId } = await open();
-    fake.enqueue('evaluator', (request) => {
-      const ids = idsByContent(request);
-      return fakeReplies.evaluation({
-        recalledPoints: [
-          { id: ids.get('mitochondria make ATP')!, confidence: 0.95, observation: 'exact' },
-          { id: ids.get('ribosomes build proteins')!, confidence: 0.7, observation: 'close' },
-          { id: ids.get('the nucleus stores DNA')!, confidence: 0.4, observation: 'vague but there' },
-        ],
-        feedback: 'Three recalled; lysosomes remain.',
-      });
-    });
-    fake.enqueue('tutor', fakeReplies.text('Three at once — great. One more.'));
-    const state = await turn(client, 'mitochondria make ATP, ribosomes build proteins and the nucleus keeps DNA');
-    expect(state).toMatchObject({ recalledCount: 3, totalPoints: 4, turn: 1 });
-
-    const checked = db().prepare("SELECT turn_recalled FROM session_points WHERE session_id = ? AND status = 'recalled'").all(sessionId) as Array<{ turn_recalled: number }>;
-    expect(checked.map((row) => row.turn_recalled)).toEqual([1, 1, 1]);
-    const logs = db().prepare('SELECT rating, confidence FROM review_logs WHERE session_id = ? ORDER BY confidence DESC').all(sessionId);
-    // The documented mapping (ARCHITECTURE.md): a free recall, unprompted as here, is Easy at
-    // confidence ≥ 0.9 and Good otherwise; only hinted or recognised recalls go lower.
-    expect(logs).toEqual([
-      { rating: 'easy', confidence: 0.95 },
-      { rating: 'good', confidence: 0.7 },
-      { rating: 'good', confidence: 0.4 },
-    ]);
-    const cards = await server.api<CardList>('GET', `/api/cards?recallSetId=${setId}`, { token });
-    const reviewed = cards.body.cards.filter((card) => card.reps > 0);
-    expect(reviewed).toHaveLength(3);
-    for (const card of reviewed) {
-      expect(card.lastReview).not.toBeNull();
-      expect(new Date(card.due).getTime()).toBeGreaterThan(Date.now());
-      expect(card.stability).toBeGreaterThan(0);
-    }
-
-    // The next evaluation offers only the one point still unchecked.
-    fake.enqueue('evaluator', fakeReplies.evaluation({ recalledPoints: [], feedback: 'No recall points were demonstrated in this message. Lysosomes remain.' }));
-    fake.enqueue('tutor', fakeReplies.text('Think about the cell’s clean-up crew.'));
-    const after = await turn(client, 'hmm, not sure');
-    expect(after.recalledCount).toBe(3);
-    const evaluator = fake.requestsFor('evaluator').at(-1)!;
-    expect([...idsByContent(evaluator).keys()]).toEqual(['lysosomes digest waste']);
-    // No recall: nothing checked, and the tutor was told so, privately.
-    const tutor = fake.requestsFor('tutor').at(-1)!;
-    expect(systemText(tutor)).toContain('No recall points were demonstrated');
-    expect(JSON.stringify(client.events)).not.toContain('No recall points were demonstrated');
-
-    // Ending early reviews the point still unchecked as Again, and the next session holds only it.
-    const start = client.events.length;
-    client.send({ type: 'end_session', payload: {} });
-    const complete = await client.waitFor('session_complete', { from: start });
-    expect(complete.payload.summary).toMatchObject({ reason: 'ended_by_learner', recalledCount: 3, totalPoints: 4 });
-    const again = db().prepare("SELECT COUNT(*) AS n FROM review_logs WHERE session_id = ? AND rating = 'again'").get(sessionId) as { n: number };
-    expect(again.n).toBe(1);
-    client.close();
-
-    // Right now nothing is due (reviews are scheduled in whole days: no same-day learning
-    // steps), so a new session holds every point; four days later the Again card (1 day) and
-    // the two Good ones (3 days) are due and the Easy one (8 days) is not.
-    fake.enqueue('tutor', fakeReplies.text('Welcome back!'), fakeReplies.text('Welcome back again!'));
-    const now = await server.connect(await server.createSession(token, setId), token);
-    expect((await now.waitFor('state_update')).payload.state.totalPoints).toBe(4);
-    now.close();
-    offsetMs = 4 * 24 * 3600_000;
-    const later = await server.connect(await server.createSession(token, setId), token);
-    expect((await later.waitFor('state_update')).payload.state.totalPoints).toBe(3);
-    fake.enqueue('evaluator', (request) => {
-      expect([...idsByContent(request).keys()].sort()).toEqual(['lysosomes digest waste', 'ribosomes build proteins', 'the nucleus stores DNA']);
-      return fakeReplies.evaluation({ recalledPoints: [], feedback: '' });
-    });
-    fake.enqueue('tutor', fakeReplies.text('Go on.'));
-    await turn(later, 'hello');
-    later.close();
-  });
-
-  it('redirects an unsafe message calmly, without asking the tutor, and keeps it', async () => {
-    const { client, sessionId, token } = await open();
-    fake.enqueue('safety', fakeReplies.safetyVerdict(false, 'self-harm'));
-    const tutorCalls = fake.requestsFor('tutor').length;
-    const start = client.events.length;
-    client.send({ type: 'chat', payload: { message: 'something unsafe' } });
-    const reply = await client.waitFor('assistant', { from: start });
-    expect(reply.payload.message).toMatch(/safe and useful space/);
-    expect(fake.requestsFor('tutor')).toHaveLength(tutorCalls);
-    const replay = await server.api<{ messages: Array<{ content: string }> }>('GET', `/api/sessions/${sessionId}/replay`, { token });
-    expect(replay.body.messages.map((message) => message.content)).toContain('something unsafe');
-    client.close();
-  });
+recallMechanicsScenarios({
+  name: 'openai',
+  start: startOpenAiTestServer,
+  replies: openAiReplies,
+  userPrompt,
+  tutorSystemText: systemText,
 });
