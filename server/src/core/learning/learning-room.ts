@@ -6,13 +6,14 @@
  * time in arrival order (RoomBase); all state lives in storage, so a new process resumes any
  * session from the database alone, a pending practice item included.
  */
-import type { AgentLogOutcome, AgentName, ClientMessage, HistoryMessage, SessionState, SessionSummary, WidgetAnswer } from '@tutorloop/shared';
+import type { AgentLogOutcome, AgentName, ClientMessage, SessionState, SessionSummary, WidgetAnswer } from '@tutorloop/shared';
 import type { Catalog, CodeRunner, GeneratedItem } from '../assessment';
 import type { Clock, IdGenerator } from '../ports';
 import type { TutorProvider } from '../provider';
 import { storeChat, storeWidgetAnswer } from '../session/inbox';
 import { tutorMessage } from '../session/new-messages';
-import { RoomBase, type RoomBaseDeps, type SessionListener } from '../session/room-base';
+import { ConversationRoom, noMessages } from '../session/conversation-room';
+import type { RoomBaseDeps, SessionListener } from '../session/room-base';
 import { stripLeaks } from '../session/sanitize';
 import { buildHistory, isEnded } from '../session/session-view';
 import type { NewAgentLog } from '../storage/agent-logs';
@@ -38,12 +39,7 @@ export interface LearningRoomDeps extends RoomBaseDeps {
   codeRunner: CodeRunner;
 }
 
-
-
-/** A snapshot without the conversation (state and summary need none of it). */
-const noMessages = { lastMessages: 0 } as const;
-
-export class LearningRoom extends RoomBase {
+export class LearningRoom extends ConversationRoom {
   constructor(
     sessionId: string,
     private readonly deps: LearningRoomDeps,
@@ -91,30 +87,12 @@ export class LearningRoom extends RoomBase {
     }
   }
 
-  override resume(): void {
-    void this.enqueue(async () => {
-      const snapshot = await this.deps.storage.loadSessionSnapshot(this.sessionId, noMessages);
-      if (!snapshot || this.closedForGood(snapshot)) return;
-      if (snapshot.session.status === 'pending' || snapshot.messageCount === 0) await this.openSession(snapshot);
-      else if (snapshot.oldestUnanswered) await this.processUnanswered();
-    });
-  }
-
-  override async state(): Promise<SessionState> {
-    const snapshot = await this.deps.storage.loadSessionSnapshot(this.sessionId, noMessages);
-    if (!snapshot) throw new Error(`session ${this.sessionId} vanished`);
+  protected override stateOf(snapshot: SessionSnapshot): SessionState {
     return this.viewState(snapshot);
   }
 
-  override async history(): Promise<HistoryMessage[]> {
-    const snapshot = await this.deps.storage.loadSessionSnapshot(this.sessionId);
-    return snapshot ? buildHistory(snapshot.messages, snapshot.actions) : [];
-  }
-
-  override async summary(): Promise<SessionSummary | null> {
-    const snapshot = await this.deps.storage.loadSessionSnapshot(this.sessionId, noMessages);
-    if (!snapshot || !isEnded(snapshot.session.status)) return null;
-    return learningSessionSummary(snapshot, this.deps.clock.now());
+  protected override summaryOf(snapshot: SessionSnapshot, now: Date): SessionSummary {
+    return learningSessionSummary(snapshot, now);
   }
 
   // -------------------------------------------------------------------------
@@ -124,7 +102,7 @@ export class LearningRoom extends RoomBase {
   }
 
   /** Ended by the learner, deleted or abandoned: nothing more happens. A completed plan still gets post-completion replies. */
-  private closedForGood(snapshot: SessionSnapshot): boolean {
+  protected override closedForGood(snapshot: SessionSnapshot): boolean {
     return isEnded(snapshot.session.status) && snapshot.session.endReason !== 'plan_completed';
   }
 
@@ -133,7 +111,6 @@ export class LearningRoom extends RoomBase {
     const outcome = await storeChat(this.deps, this.sessionId, { text, clientMessageId }, { acceptsWhenEnded: (session) => session.endReason === 'plan_completed' });
     return this.followChat(outcome, reply, 'This session has ended; start a new one to keep learning.', () => this.processUnanswered());
   }
-
 
   private async handleWidgetResponse(widgetId: string, response: WidgetAnswer, reply: SessionListener): Promise<void> {
     const outcome = await storeWidgetAnswer(this.deps, this.sessionId, widgetId, response);
@@ -164,7 +141,7 @@ export class LearningRoom extends RoomBase {
   }
 
   /** The welcome (seed 002): 2–3 sentences and one simple question. */
-  private async openSession(snapshot: SessionSnapshot): Promise<void> {
+  protected override async openSession(snapshot: SessionSnapshot): Promise<void> {
     const { storage, clock, ids, provider } = this.deps;
     let session = snapshot.session;
     if (session.status === 'pending') {
@@ -201,7 +178,7 @@ export class LearningRoom extends RoomBase {
   }
 
   /** Answers every stored learner message or practice answer without a reply, in order. */
-  private async processUnanswered(): Promise<void> {
+  protected override async processUnanswered(): Promise<void> {
     const { storage } = this.deps;
     for (;;) {
       const snapshot = await storage.loadSessionSnapshot(this.sessionId, { lastMessages: recentWindow + 1 });
@@ -385,7 +362,6 @@ export class LearningRoom extends RoomBase {
     return true;
   }
 
-
   /** Step 6 + 7: the turn committed in one transaction (learning-commit.ts), then the events. */
   private async commitTurn(snapshot: SessionSnapshot, message: StoredMessage, turn: LearningTurnCommit): Promise<void> {
     const { now, messageId, committed } = await commitLearningTurn(this.deps, this.sessionId, snapshot, message, turn);
@@ -410,7 +386,6 @@ export class LearningRoom extends RoomBase {
     for (const delta of chunks(text)) this.broadcast({ type: 'assistant_delta', payload: { messageId, delta } });
     this.broadcast({ type: 'assistant', payload: { messageId, message: text } });
   }
-
 
   private agentLog(agent: AgentName, at: { learnerId: string; turn: number }, inputSummary: string, output: unknown, startedAt: number, call: LearningCall<unknown> | null, outcome: AgentLogOutcome): NewAgentLog {
     const now = this.deps.clock.now();

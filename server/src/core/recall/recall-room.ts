@@ -10,11 +10,12 @@
  * Events are broadcast to every attached listener (all open sockets of the session),
  * so a client that drops and reconnects mid-reply still receives the reply.
  */
-import type { ClientMessage, HistoryMessage, SessionState, SessionSummary, WidgetAnswer } from '@tutorloop/shared';
+import type { ClientMessage, SessionState, SessionSummary, WidgetAnswer } from '@tutorloop/shared';
 import type { Clock, IdGenerator } from '../ports';
 import type { EvaluationResult, TutorProvider } from '../provider';
 import { storeChat, storeWidgetAnswer } from '../session/inbox';
-import { RoomBase, type RoomBaseDeps, type SessionListener } from '../session/room-base';
+import { ConversationRoom, noMessages } from '../session/conversation-room';
+import type { RoomBaseDeps, SessionListener } from '../session/room-base';
 import { buildHistory, isEnded } from '../session/session-view';
 import { findRetryTarget } from '../session/retry-target';
 import { TurnRunner, type TurnRoom } from '../session/turn-runner';
@@ -35,10 +36,7 @@ export interface RecallRoomDeps extends RoomBaseDeps {
 
 export type { SessionListener } from '../session/room-base';
 
-/** A snapshot without the conversation (state and summary need none of it). */
-const noMessages = { lastMessages: 0 } as const;
-
-export class RecallRoom extends RoomBase {
+export class RecallRoom extends ConversationRoom {
   private readonly runner: TurnRunner<EvaluationResult>;
 
   constructor(
@@ -109,31 +107,12 @@ export class RecallRoom extends RoomBase {
     }
   }
 
-  /** Resumes an interrupted session: the opening turn, or an unanswered learner message. */
-  override resume(): void {
-    void this.enqueue(async () => {
-      const snapshot = await this.deps.storage.loadSessionSnapshot(this.sessionId, noMessages);
-      if (!snapshot || isEnded(snapshot.session.status)) return;
-      if (snapshot.session.status === 'pending' || snapshot.messageCount === 0) await this.openSession(snapshot);
-      else if (snapshot.oldestUnanswered) await this.processUnanswered();
-    });
-  }
-
-  override async state(): Promise<SessionState> {
-    const snapshot = await this.deps.storage.loadSessionSnapshot(this.sessionId, noMessages);
-    if (!snapshot) throw new Error(`session ${this.sessionId} vanished`);
+  protected override stateOf(snapshot: SessionSnapshot): SessionState {
     return recallState(snapshot);
   }
 
-  override async history(): Promise<HistoryMessage[]> {
-    const snapshot = await this.deps.storage.loadSessionSnapshot(this.sessionId);
-    return snapshot ? buildHistory(snapshot.messages, snapshot.actions) : [];
-  }
-
-  override async summary(): Promise<SessionSummary | null> {
-    const snapshot = await this.deps.storage.loadSessionSnapshot(this.sessionId, noMessages);
-    if (!snapshot || !isEnded(snapshot.session.status)) return null;
-    return recallSummary(snapshot, this.deps.clock.now());
+  protected override summaryOf(snapshot: SessionSnapshot, now: Date): SessionSummary {
+    return recallSummary(snapshot, now);
   }
 
   // -------------------------------------------------------------------------
@@ -150,8 +129,7 @@ export class RecallRoom extends RoomBase {
     return this.followChat(outcome, reply, 'This session has ended; start a new one to keep reviewing.', () => this.processUnanswered());
   }
 
-
-  private async openSession(snapshot: SessionSnapshot): Promise<void> {
+  protected override async openSession(snapshot: SessionSnapshot): Promise<void> {
     const { storage, clock } = this.deps;
     let session = snapshot.session;
     if (session.status === 'pending') {
@@ -163,7 +141,7 @@ export class RecallRoom extends RoomBase {
   }
 
   /** Processes every stored learner message or widget answer that has no reply yet, in order: one snapshot per turn. */
-  private async processUnanswered(): Promise<void> {
+  protected override async processUnanswered(): Promise<void> {
     const { storage } = this.deps;
     for (let first = true; ; first = false) {
       // After a turn, most often nothing else waits: ask that alone before reading a whole snapshot.

@@ -7,11 +7,12 @@
  * resumes at the same question. No model is called: the transitions are fixed polite lines,
  * so no correct answer or feedback can creep in.
  */
-import type { ClientMessage, HistoryMessage, SessionState, SessionSummary, WidgetAnswer } from '@tutorloop/shared';
+import type { ClientMessage, SessionState, SessionSummary, WidgetAnswer } from '@tutorloop/shared';
 import type { Clock, IdGenerator } from '../ports';
 import { storeChat } from '../session/inbox';
 import { tutorMessage } from '../session/new-messages';
-import { RoomBase, type RoomBaseDeps, type SessionListener } from '../session/room-base';
+import { ConversationRoom, noMessages } from '../session/conversation-room';
+import type { RoomBaseDeps, SessionListener } from '../session/room-base';
 import { buildHistory, buildState, isEnded, toolNameForKind, widgetForAction } from '../session/session-view';
 import { checkWidgetAnswer, recordWidgetAnswer } from '../session/widget-answers';
 import type { StoredMessage } from '../storage/messages';
@@ -37,9 +38,6 @@ export interface SurveyRoomDeps extends RoomBaseDeps {
   clock: Clock;
   ids: IdGenerator;
 }
-
-/** A snapshot without the conversation (state and summary need none of it). */
-const noMessages = { lastMessages: 0 } as const;
 
 /** The state a respondent sees: question n of N (as `recalledCount` of `totalPoints`: questions done). */
 export function surveyState(snapshot: Pick<SessionSnapshot, 'session' | 'pendingAction'>): SessionState {
@@ -68,7 +66,7 @@ export function surveySessionSummary(snapshot: Pick<SessionSnapshot, 'session'>,
   };
 }
 
-export class SurveyRoom extends RoomBase {
+export class SurveyRoom extends ConversationRoom {
   constructor(
     sessionId: string,
     private readonly deps: SurveyRoomDeps,
@@ -113,36 +111,18 @@ export class SurveyRoom extends RoomBase {
     }
   }
 
-  override resume(): void {
-    void this.enqueue(async () => {
-      const snapshot = await this.deps.storage.loadSessionSnapshot(this.sessionId, noMessages);
-      if (!snapshot || isEnded(snapshot.session.status)) return;
-      if (snapshot.session.status === 'pending' || snapshot.messageCount === 0) await this.openSession(snapshot);
-      else if (snapshot.oldestUnanswered) await this.processUnanswered();
-    });
-  }
-
-  override async state(): Promise<SessionState> {
-    const snapshot = await this.deps.storage.loadSessionSnapshot(this.sessionId, noMessages);
-    if (!snapshot) throw new Error(`session ${this.sessionId} vanished`);
+  protected override stateOf(snapshot: SessionSnapshot): SessionState {
     return surveyState(snapshot);
   }
 
-  override async history(): Promise<HistoryMessage[]> {
-    const snapshot = await this.deps.storage.loadSessionSnapshot(this.sessionId);
-    return snapshot ? buildHistory(snapshot.messages, snapshot.actions) : [];
-  }
-
-  override async summary(): Promise<SessionSummary | null> {
-    const snapshot = await this.deps.storage.loadSessionSnapshot(this.sessionId, noMessages);
-    if (!snapshot || !isEnded(snapshot.session.status)) return null;
-    return surveySessionSummary(snapshot, this.deps.clock.now());
+  protected override summaryOf(snapshot: SessionSnapshot, now: Date): SessionSummary {
+    return surveySessionSummary(snapshot, now);
   }
 
   // -------------------------------------------------------------------------
 
   /** The opening line and the first question, in one transaction. */
-  private async openSession(snapshot: SessionSnapshot): Promise<void> {
+  protected override async openSession(snapshot: SessionSnapshot): Promise<void> {
     const { storage, clock, ids } = this.deps;
     const state = typeStateOf(snapshot.session, 'survey');
     const committed = await storage.transaction(async (tx) => {
@@ -167,7 +147,6 @@ export class SurveyRoom extends RoomBase {
     const outcome = await storeChat(this.deps, this.sessionId, { text, clientMessageId });
     return this.followChat(outcome, reply, 'This survey has ended.', () => this.processUnanswered());
   }
-
 
   /** Stores the answer, the tool result and the response row in one transaction; then the next question. */
   private async handleWidgetResponse(widgetId: string, response: WidgetAnswer, reply: SessionListener): Promise<void> {
@@ -202,7 +181,7 @@ export class SurveyRoom extends RoomBase {
   }
 
   /** Answers every stored learner message or widget answer without a reply, in order. */
-  private async processUnanswered(): Promise<void> {
+  protected override async processUnanswered(): Promise<void> {
     for (;;) {
       const snapshot = await this.deps.storage.loadSessionSnapshot(this.sessionId, noMessages);
       if (!snapshot || isEnded(snapshot.session.status)) return;

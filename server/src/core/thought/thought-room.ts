@@ -11,13 +11,14 @@
  * As in every room, everything that matters is in storage: a new process resumes the session
  * (an unanswered message is answered on attach).
  */
-import type { AgentLogOutcome, ClientMessage, HistoryMessage, SessionState, SessionSummary } from '@tutorloop/shared';
+import type { AgentLogOutcome, ClientMessage, SessionState, SessionSummary } from '@tutorloop/shared';
 import type { Clock, IdGenerator } from '../ports';
 import type { TutorProvider } from '../provider';
 import { storeChat } from '../session/inbox';
 import { findRetryTarget } from '../session/retry-target';
 import { tutorMessage } from '../session/new-messages';
-import { RoomBase, type RoomBaseDeps, type SessionListener } from '../session/room-base';
+import { ConversationRoom, noMessages } from '../session/conversation-room';
+import type { RoomBaseDeps, SessionListener } from '../session/room-base';
 import { stripLeaks } from '../session/sanitize';
 import { buildHistory, buildState, isEnded } from '../session/session-view';
 import type { NewAgentLog } from '../storage/agent-logs';
@@ -41,7 +42,6 @@ export interface ThoughtRoomDeps extends RoomBaseDeps {
  * for refreshes that failed (the prompt still takes at most window + refresh of them).
  */
 const readWindow = 64;
-const noMessages = { lastMessages: 0 } as const;
 
 const safetyRedirect =
   'I want to keep this a safe and useful space, so I won’t go into that. If you are going through something difficult, please reach out to someone you trust or a local support line. Whenever you’re ready, tell me what you’d like to think through.';
@@ -71,7 +71,7 @@ export function thoughtSessionSummary(snapshot: Pick<SessionSnapshot, 'session'>
   };
 }
 
-export class ThoughtRoom extends RoomBase {
+export class ThoughtRoom extends ConversationRoom {
   /** The reply being streamed (a listener attaching mid-reply catches up; `stop` keeps what was sent). */
   private streaming: { messageId: string; text: string; stopped: boolean } | null = null;
 
@@ -131,30 +131,12 @@ export class ThoughtRoom extends RoomBase {
     }
   }
 
-  override resume(): void {
-    void this.enqueue(async () => {
-      const snapshot = await this.deps.storage.loadSessionSnapshot(this.sessionId, noMessages);
-      if (!snapshot || isEnded(snapshot.session.status)) return;
-      if (snapshot.session.status === 'pending' || snapshot.messageCount === 0) await this.openSession(snapshot);
-      else if (snapshot.oldestUnanswered) await this.processUnanswered();
-    });
-  }
-
-  override async state(): Promise<SessionState> {
-    const snapshot = await this.deps.storage.loadSessionSnapshot(this.sessionId, noMessages);
-    if (!snapshot) throw new Error(`session ${this.sessionId} vanished`);
+  protected override stateOf(snapshot: SessionSnapshot): SessionState {
     return thoughtState(snapshot);
   }
 
-  override async history(): Promise<HistoryMessage[]> {
-    const snapshot = await this.deps.storage.loadSessionSnapshot(this.sessionId);
-    return snapshot ? buildHistory(snapshot.messages, snapshot.actions) : [];
-  }
-
-  override async summary(): Promise<SessionSummary | null> {
-    const snapshot = await this.deps.storage.loadSessionSnapshot(this.sessionId, noMessages);
-    if (!snapshot || !isEnded(snapshot.session.status)) return null;
-    return thoughtSessionSummary(snapshot, this.deps.clock.now());
+  protected override summaryOf(snapshot: SessionSnapshot, now: Date): SessionSummary {
+    return thoughtSessionSummary(snapshot, now);
   }
 
   // -------------------------------------------------------------------------
@@ -164,9 +146,8 @@ export class ThoughtRoom extends RoomBase {
     return this.followChat(outcome, reply, 'This thought session has ended; start a new one to keep thinking.', () => this.processUnanswered());
   }
 
-
   /** The partner opens: an invitation to say what to think about (or about the topic given). */
-  private async openSession(snapshot: SessionSnapshot): Promise<void> {
+  protected override async openSession(snapshot: SessionSnapshot): Promise<void> {
     const { storage, clock } = this.deps;
     if (snapshot.session.status === 'pending') {
       await storage.transaction((tx) => tx.sessions.update(this.sessionId, { status: 'active' }, clock.now()));
@@ -177,7 +158,7 @@ export class ThoughtRoom extends RoomBase {
     await this.partnerReply({ topic: state.topic, summary: '', recentMessages: [] }, null);
   }
 
-  private async processUnanswered(): Promise<void> {
+  protected override async processUnanswered(): Promise<void> {
     for (;;) {
       const snapshot = await this.deps.storage.loadSessionSnapshot(this.sessionId, { lastMessages: readWindow });
       if (!snapshot || isEnded(snapshot.session.status)) return;
