@@ -112,7 +112,8 @@ export class ProgressService {
   private async learnerSchedule(reader: StorageReader, learnerId: string, now: Date) {
     const sets = await reader.recallSets.listByLearner(learnerId);
     const points = sets.length > 0 ? await reader.recallSets.listPointsOfSets(sets.map((set) => set.id)) : [];
-    return { sets, points, scheduled: await scheduleOf(reader, learnerId, points, now), settings: await loadSchedulerSettings(reader, learnerId) };
+    const settings = await loadSchedulerSettings(reader, learnerId);
+    return { sets, points, scheduled: await scheduleOf(reader, learnerId, points, now, settings), settings };
   }
 }
 

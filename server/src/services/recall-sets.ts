@@ -2,6 +2,7 @@
 import type { CardList, RecallSetDetail, RecallSetSummary, UpdateRecallSetBody } from '@tutorloop/shared';
 import { parseImport } from '../core/recall-sets/import-text';
 import { countStatuses, schedulePoints, type ScheduledPoint } from '../core/scheduler/point-schedule';
+import type { SchedulerSettings } from '../core/recall/fsrs';
 import type { StoredCard } from '../core/storage/cards';
 import { loadSchedulerSettings } from '../core/scheduler/learner-settings';
 import type { StorageReader } from '../core/storage/storage';
@@ -99,7 +100,7 @@ export class RecallSetService {
       await owned(reader.recallSets, learnerId, setId);
       const points = await reader.recallSets.listPoints(setId);
       const settings = await loadSchedulerSettings(reader, learnerId);
-      const scheduled = await scheduleOf(reader, learnerId, points, now);
+      const scheduled = await scheduleOf(reader, learnerId, points, now, settings);
       const cards = points.map((point) => {
         const { card, status, retrievability } = scheduled.get(point.id)!;
         return {
@@ -121,9 +122,12 @@ export class RecallSetService {
   }
 }
 
-/** The one schedule query every count and view uses: the learner's cards for these points, classified at `now`. */
-export async function scheduleOf(reader: StorageReader, learnerId: string, points: readonly RecallPointRecord[], now: Date): Promise<Map<string, ScheduledPoint>> {
-  const settings = await loadSchedulerSettings(reader, learnerId);
+/**
+ * The one schedule query every count and view uses: the learner's cards for these points,
+ * classified at `now` under their scheduler settings (read here unless the caller has them).
+ */
+export async function scheduleOf(reader: StorageReader, learnerId: string, points: readonly RecallPointRecord[], now: Date, known?: SchedulerSettings): Promise<Map<string, ScheduledPoint>> {
+  const settings = known ?? (await loadSchedulerSettings(reader, learnerId));
   const pointIds = points.map((point) => point.id);
   const cards: Map<string, StoredCard> = await reader.cards.listFor(learnerId, pointIds);
   return new Map(schedulePoints(pointIds, cards, now, settings).map((point) => [point.pointId, point]));
