@@ -214,7 +214,9 @@ describe('evaluate (SPEC §4.1)', () => {
     expect(normalizeEvaluation(raw, offered)).toEqual({ recalledPoints: [], feedback: answer.feedback, messageKind: 'question' });
     const [system] = fake.requestsFor('evaluator').map((request) => request.body.system!.map((block) => block.text).join('\n'));
     expect(system).toContain('A question is not an answer');
-    expect(system).toContain('"is it the mitochondria?"');
+    expect(system).toContain('"why was France broke?"');
+    // A guess put as a question is a hedged attempt, graded (issue 28).
+    expect(system).toContain('a guess put as a question ("is it the mitochondria?"');
   });
 
   it('passes a tool call with garbage input on, which the engine turns into the empty result', async () => {

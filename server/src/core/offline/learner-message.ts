@@ -9,8 +9,12 @@
  *   understand (the question)", "can you explain / rephrase / repeat", "say that again";
  * - the message is a question when it has at least one such sentence and no other sentence
  *   that carries content. A statement with a question tag ("…, right?") or a declarative
- *   sentence with a question mark ("Mitochondria make ATP?") is a tentative attempt and is graded.
+ *   sentence with a question mark ("Mitochondria make ATP?") is a tentative attempt and is graded;
+ * - before these rules, the intent reader (learner-intent.ts, issue 28): an acknowledgement
+ *   ("ok", "got it") is never graded, a request for help counts as an empty attempt, and a
+ *   guess put as a question ("is it the mitochondria?") is a hedged answer and is graded.
  */
+import { readLearnerIntent } from './learner-intent';
 import { expandContractions } from './text-analysis';
 
 export type LearnerMessageKind = 'attempt' | 'question';
@@ -38,6 +42,13 @@ export function isQuestionSentence(sentence: string): boolean {
 
 /** Whether a learner message is an attempt (graded) or a question (answered, never graded). */
 export function classifyLearnerMessage(text: string): LearnerMessageKind {
+  // The intent reader first (issue 28): "ok" / "got it" is not an attempt, so never a miss; a
+  // request for help is an attempt with nothing in it (the cue grows stronger); a guess put as
+  // a question ("is it the mitochondria?", "maybe 5?") is a hedged answer, graded as one.
+  const intent = readLearnerIntent(text);
+  if (intent.kind === 'continue') return 'question';
+  if (intent.kind === 'stuck') return 'attempt';
+  if (intent.kind === 'answer' && intent.hedged) return 'attempt';
   const parts = sentences(expandContractions(text).replace(/\bcan not\b/gi, 'cannot'));
   if (parts.length === 0) return 'attempt';
   const asks = parts.filter((s) => isQuestionSentence(s) || CLARIFY.test(s));
@@ -49,6 +60,16 @@ export function classifyLearnerMessage(text: string): LearnerMessageKind {
 /** True when a message asks what the tutor meant ("what do you mean?", "can you rephrase?"). */
 export function isClarification(text: string): boolean {
   return CLARIFY.test(expandContractions(text));
+}
+
+/** True when the message only acknowledges ("ok", "got it", "makes sense"): not an answer, not a miss. */
+export function isContinuation(text: string): boolean {
+  return readLearnerIntent(text).kind === 'continue';
+}
+
+/** True when the learner says they are stuck or asks for a hint ("no idea", "hint please"). */
+export function isStuck(text: string): boolean {
+  return readLearnerIntent(text).kind === 'stuck';
 }
 
 /** True when a question offers a guess for a yes/no ("is it the mitochondria?"). */

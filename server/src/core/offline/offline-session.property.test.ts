@@ -16,6 +16,7 @@ import type { ServerEvent, Widget } from '@tutorloop/shared';
 import { describe, expect, it } from 'vitest';
 import { createRandom, pickOne, randomInt, type Random } from '../assessment/random';
 import { silentLogger } from '../ports';
+import { unlimitedModelBudget } from '../limits/model-budget';
 import { recallModule } from '../recall/recall-module';
 import type { RoomBase } from '../session/room-base';
 import { fixedClock, recordingListener, seededIds } from '../session/test-support';
@@ -107,7 +108,9 @@ function frameSpoilers(event: ServerEvent, moment: Moment): string[] {
 }
 
 const MISSES = ['no idea', 'I do not remember', 'hmm, not sure', 'it has something to do with cells'];
-const QUESTIONS = ['what do you mean?', 'can you rephrase that?', 'why is that?', 'any hints?'];
+const QUESTIONS = ['what do you mean?', 'can you rephrase that?', 'why is that?', 'what about the second part?'];
+/** Acknowledgements: never an answer, never a miss (issue 28). */
+const CONTINUATIONS = ['ok', 'got it', 'okay, makes sense', 'sure, go on', '👍'];
 
 async function runSession(seed: number): Promise<{ spoilers: string[]; turns: number; questions: number; widgets: Set<string>; levels: Set<number>; questionGraded: string[] }> {
   const random = createRandom(`offline-session-${seed}`);
@@ -121,7 +124,7 @@ async function runSession(seed: number): Promise<{ spoilers: string[]; turns: nu
       await tx.recallSets.addPoint({ id: `p${position + 1}`, recallSetId: 'set1', content: point.content, context: point.context, position, createdAt: clock.now() });
     }
   });
-  const recall = recallModule({ storage, provider: createOfflineProvider(), clock, ids: seededIds(`s${seed}`), logger: silentLogger });
+  const recall = recallModule({ storage, provider: createOfflineProvider(), clock, ids: seededIds(`s${seed}`), logger: silentLogger, modelBudget: unlimitedModelBudget });
   const created = await recall.create({ learnerId: 'l1', body: { type: 'recall', recallSetId: 'set1' }, now: clock.now() });
   if (!created.ok) throw new Error(created.error.message);
   const sessionId = created.value;
@@ -182,7 +185,7 @@ async function runSession(seed: number): Promise<{ spoilers: string[]; turns: nu
       else if (roll < 0.55) {
         asked = true;
         questions += 1;
-        message = random.next() < 0.3 ? `is it ${pickOne(random, NOUNS)}?` : pickOne(random, QUESTIONS);
+        message = random.next() < 0.3 ? pickOne(random, CONTINUATIONS) : pickOne(random, QUESTIONS);
       } else message = pickOne(random, now.unchecked).content.toLowerCase();
       await room.handle({ type: 'chat', payload: { message } }, heard.listener);
     }

@@ -38,7 +38,7 @@ import { anchorFor, clozeOf, contextPhrase, guardCue } from './cue-builder';
 import { substituteDistractors } from './distractors';
 import { matchPoint, prepareMessage } from './idea-match';
 import { latestLearnerEvidence } from './learner-evidence';
-import { classifyLearnerMessage, isClarification, isGuess } from './learner-message';
+import { classifyLearnerMessage, isClarification, isContinuation, isGuess, isStuck } from './learner-message';
 import { extractKeyTerms, normalizeText, type KeyTerm } from './lexical';
 import { givesAway, maskPoint, mentionedTerms } from './spoilers';
 import { pickBySeed, stableHash } from './stable-hash';
@@ -58,6 +58,7 @@ import {
   CLARIFY_ANSWER,
   CLOSING,
   CODE_INVITE,
+  CONTINUE_ANSWER,
   countWord,
   CUE_ANCHOR,
   CUE_CLOZE,
@@ -78,6 +79,7 @@ import {
   RABBITHOLE_RECALL_MANY,
   RABBITHOLE_RECALL_ONE,
   RECALLED_ANSWER,
+  STUCK_HELP,
   TO_GO,
   WELCOME,
   WIDGET_MISS,
@@ -314,6 +316,7 @@ function widgetEvent(probe: ChecklistPoint, attempts: number, widget: WidgetRequ
  * question is about, or an honest "that's what we're trying to recall".
  */
 function answerQuestion(input: TutorInput, probe: ChecklistPoint, question: string, seed: string): string {
+  if (isContinuation(question)) return pickBySeed(CONTINUE_ANSWER, `${seed}|continue`);
   if (isClarification(question)) {
     const context = contextPhrase(probe.context);
     const about = context && !matchPoint(prepareMessage(context), probe.content).recalled ? ` It’s about this: ${context.replace(/[.!;:,]+$/u, '')}.` : '';
@@ -401,6 +404,8 @@ export function composeReply(input: TutorInput, returning = false): ComposedRepl
     parts.push(answerQuestion(input, probe, latestLearnerText(input) ?? '', seed));
   } else if (input.trigger !== 'session_start' && input.justRecalled.length === 0 && input.probeAttempts >= 1) {
     if (input.trigger === 'widget_answer') parts.push(pickBySeed(WIDGET_MISS, `${seed}|miss`));
+    // "hint please" asked for the stronger cue: it gets it, without a verdict on an answer never given.
+    else if (isStuck(latestLearnerText(input) ?? '')) parts.push(pickBySeed(STUCK_HELP, `${seed}|stuck`));
     else if (input.probeAttempts === 1) parts.push(pickBySeed(NUDGE, `${seed}|nudge`));
   }
 

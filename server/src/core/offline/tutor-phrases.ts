@@ -58,6 +58,10 @@ export const TO_GO: Variants = ['{n} to go.', '{n} left.', 'Only {n} more.'];
 export const ONE_TO_GO: Variants = ['Just one more to go.', 'One left.'];
 
 export const NUDGE: Variants = ['Not quite yet — let’s narrow it down.', 'Hmm, not yet.', 'Let’s come at it from another angle.', 'Not quite — no worries.'];
+/** The learner asked for help ("hint please", "no idea"): the stronger cue follows, with no verdict. */
+export const STUCK_HELP: Variants = ['No problem — here’s some help.', 'Sure — let’s make it easier.', 'That’s fine — here’s a nudge.'];
+/** The learner only acknowledged ("ok", "got it"): the same cue again, without a verdict. */
+export const CONTINUE_ANSWER: Variants = ['Take your time.', 'Sure.', 'Whenever you’re ready.'];
 export const WIDGET_MISS: Variants = ['Thanks for that — not quite, though.', 'Thanks — that’s not it yet.'];
 
 export const CUE_CONTEXT: Variants = [
