@@ -154,7 +154,8 @@ test('a new learner follows a shipped study plan to the end with the offline tut
   await expect(page.getByTestId('summary-concept')).toHaveCount(concepts.length);
   for (const concept of concepts) await expect(page.getByTestId('summary-concept').filter({ hasText: concept })).toHaveCount(1);
   const questionCount = plan.steps.reduce((sum, step) => sum + (step.type === 'check' ? step.questions.length : 0), 0);
-  await expect(page.getByTestId('learning-questions')).toHaveText(`${questionCount} of ${questionCount} answered right`);
+  await expect(page.getByTestId('learning-questions')).toContainText(`${questionCount} of ${questionCount} answered right`);
+  await expect(page.getByTestId('learning-questions-breakdown')).toHaveText(`${questionCount} at the first try`);
   await expect(page.getByTestId('completion-meta')).toContainText('turns');
   await screenshots(page, 'learning-summary');
 

@@ -156,7 +156,18 @@ export const LearningSummary = z.object({
   concepts: z.array(z.object({ concept: z.string(), level: MasteryLevel })),
   misconceptions: z.object({ met: z.number().int().min(0), resolved: z.number().int().min(0), concepts: z.array(z.string()) }),
   /** Questions asked and how many were answered right. */
-  questions: z.object({ asked: z.number().int().min(0), answeredRight: z.number().int().min(0) }),
+  /**
+   * Questions asked and how they ended: `answeredRight` counts every right answer; of those,
+   * `rightFirstTry` came at the first attempt and `rightAfterHelp` after a probe or a hint;
+   * `explained` were given away at the explain phase after wrong answers.
+   */
+  questions: z.object({
+    asked: z.number().int().min(0),
+    answeredRight: z.number().int().min(0),
+    rightFirstTry: z.number().int().min(0).optional(),
+    rightAfterHelp: z.number().int().min(0).optional(),
+    explained: z.number().int().min(0).optional(),
+  }),
   /** How mean mastery moved over the session's turns. */
   trend: z.enum(['improving', 'steady', 'declining']),
 });

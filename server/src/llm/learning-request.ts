@@ -96,7 +96,7 @@ export function masterTurnPrompt(input: MasterTurnInput): string {
     lines.push(
       `Awaiting an answer to: "${openQuestion.question}" (expected: ${openQuestion.expectedAnswer}${openQuestion.acceptedAnswers.length ? `; also accept: ${openQuestion.acceptedAnswers.join(', ')}` : ''}; concept: ${openQuestion.concept}; wrong attempts so far: ${openQuestion.wrongAttempts}${openQuestion.previousAnswers.length ? `; earlier answers: ${openQuestion.previousAnswers.map((answer) => `"${answer}"`).join(', ')}` : ''}).`,
     );
-    lines.push(`Judge the learner's message against it (answer_correct). If it is wrong, this is wrong attempt ${next}: respond in the ${phase} phase${phase === 'EXPLAIN' ? ' — now give the answer and why, then move on' : ' — do not reveal the expected answer'}.`);
+    lines.push(`Judge the learner's message against it (answer_correct). If it is wrong, this is wrong attempt ${next}: respond in the ${phase} phase${phase === 'EXPLAIN' ? ' — now give the answer and why, then move on' : ' — do not reveal the expected answer'}${phase === 'PROBE' ? ". If the learner only says they don't know (intent confusion), skip the probe and give the HINT" : ''}. A message that only acknowledges ("ok", "got it") is not an answer: answer_correct null, ask again.`);
   }
   if (practice) {
     if (practice.outcome) {

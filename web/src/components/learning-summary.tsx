@@ -25,6 +25,17 @@ export function LearningSummaryView({ learning }: { learning: LearningSummary })
           <dt>Questions</dt>
           <dd data-testid="learning-questions">
             {questions.asked === 0 ? 'None asked' : `${questions.answeredRight} of ${questions.asked} answered right`}
+            {questions.asked > 0 && questions.rightFirstTry !== undefined ? (
+              <span className="muted small summary-question-breakdown" data-testid="learning-questions-breakdown">
+                {[
+                  `${questions.rightFirstTry} at the first try`,
+                  questions.rightAfterHelp ? `${questions.rightAfterHelp} after a hint` : null,
+                  questions.explained ? `${questions.explained} explained` : null,
+                ]
+                  .filter(Boolean)
+                  .join(' · ')}
+              </span>
+            ) : null}
           </dd>
         </div>
         <div>

@@ -4,6 +4,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { loadCatalog } from '../assessment';
 import { createOfflineProvider } from '../offline/offline-provider';
 import { silentLogger } from '../ports';
+import { unlimitedModelBudget } from '../limits/model-budget';
 import type { RoomBase } from '../session/room-base';
 import { fixedClock, recordingListener, seededIds } from '../session/test-support';
 import { createMemoryStorage } from '../storage/memory-storage';
@@ -44,7 +45,7 @@ beforeEach(async () => {
     await tx.learners.create({ id: 'l1', username: 'ada', passwordHash: 'x', createdAt: clock.now() });
     await tx.studyPlans.upsertBuiltIn({ id: 'addition', plan: additionPlan }, clock.now());
   });
-  const learning = learningModule({ storage, catalog, codeRunner: { run: async () => ({ passed: 0, total: 0 }) }, provider: createOfflineProvider(), clock, ids: seededIds(), logger: silentLogger });
+  const learning = learningModule({ storage, catalog, codeRunner: { run: async () => ({ passed: 0, total: 0 }) }, provider: createOfflineProvider(), clock, ids: seededIds(), logger: silentLogger, modelBudget: unlimitedModelBudget });
   const created = await learning.create({ learnerId: 'l1', body: { type: 'learning', studyPlanId: 'addition' }, now: clock.now() });
   if (!created.ok) throw new Error(created.error.message);
   sessionId = created.value;
@@ -130,7 +131,7 @@ describe('LearningRoom with the offline tutor (SPEC §4.4)', () => {
     await say('hmm, what do I do here?');
     expect(lastState()).toMatchObject({ status: 'awaiting_client_action', learning: { step: 3 } });
     // A new room over the same storage (a restart) hands out the same widget on attach.
-    const learning = learningModule({ storage, catalog, codeRunner: { run: async () => ({ passed: 0, total: 0 }) }, provider: createOfflineProvider(), clock, ids: seededIds('after'), logger: silentLogger });
+    const learning = learningModule({ storage, catalog, codeRunner: { run: async () => ({ passed: 0, total: 0 }) }, provider: createOfflineProvider(), clock, ids: seededIds('after'), logger: silentLogger, modelBudget: unlimitedModelBudget });
     room = learning.openRoom(sessionId, () => {});
     heard = recordingListener();
     await room.attach(heard.listener);
@@ -138,5 +139,54 @@ describe('LearningRoom with the offline tutor (SPEC §4.4)', () => {
     expect(of(heard.events, 'widget')[0]!.payload.widgetId).toBe(waiting.status === 'awaiting_client_action' ? waiting.pendingWidget.widgetId : '');
     await answerPractice(false);
     expect(lastState()).toMatchObject({ status: 'active', learning: { step: 4 } });
+  });
+
+  describe('reads intent before it judges (issue 28 item 1)', () => {
+    const questionState = () => lastState() as Extract<SessionState, { type: 'learning' }>;
+
+    it('moves an explanation on when the learner says "ok, I follow, please go on"', async () => {
+      await say('Okay, I follow. Please go on.');
+      expect(lastReply()).not.toMatch(/outside what we/);
+      expect(lastState()).toMatchObject({ learning: { step: 2, questionOpen: true } });
+    });
+
+    it('re-asks an open question after "got it, next please" or a remark without spending a phase', async () => {
+      await say('ok');
+      await say('got it, next please');
+      expect(lastReply()).toContain('How many tens are in 58?');
+      expect(lastReply()).not.toMatch(/Not quite/);
+      await say('I know that 47 is 4 tens and 7 ones');
+      expect(lastReply()).not.toMatch(/Not quite/);
+      expect(questionState()).toMatchObject({ learning: { step: 2, questionOpen: true } });
+      // The first real wrong answer is still met with the first phase, the probe.
+      await say('8');
+      expect(lastReply()).toMatch(/^Not quite\. Think about place value/);
+    });
+
+    it('judges a hedged answer ("is it 5?") as an answer', async () => {
+      await say('ok');
+      await say('Is it 5?');
+      expect(lastReply()).toMatch(/^Yes/);
+      expect(lastReply()).toContain('What number has 3 tens and 9 ones?');
+    });
+
+    it('goes straight to a hint with substance on "no idea", and never tells the answer’s length', async () => {
+      await say('ok');
+      await say('hmm no idea');
+      const hint = lastReply();
+      expect(hint).toMatch(/hint/);
+      expect(hint).not.toMatch(/characters? long|shape/);
+      expect(hint).not.toMatch(/\b5\b/);
+      await say('no idea');
+      expect(lastReply()).toMatch(/The answer is 5/);
+    });
+
+    it('answers a question about the material from the plan and keeps the question open', async () => {
+      await say('ok');
+      await say('What are tens and ones?');
+      expect(lastReply()).toMatch(/tens and ones/);
+      expect(lastReply()).toContain('How many tens are in 58?');
+      expect(questionState()).toMatchObject({ learning: { step: 2, questionOpen: true } });
+    });
   });
 });

@@ -87,6 +87,8 @@ export function applyTurn(state: LearningSessionState, turn: TutorTurn, facts: T
   const mastery = { ...state.mastery };
   let closedQuestion: AppliedTurn['closedQuestion'] = null;
   let { openQuestion, questionsAsked, questionsRight, offTopicCount, currentStep, practice, planComplete, extensionTurns } = state;
+  let questionsRightFirstTry = state.questionsRightFirstTry ?? 0;
+  let questionsExplained = state.questionsExplained ?? 0;
   const stepsReached = new Set(state.stepsReached);
   let planQuestionsAsked = [...state.planQuestionsAsked];
   const step = stepOf(state);
@@ -113,10 +115,12 @@ export function applyTurn(state: LearningSessionState, turn: TutorTurn, facts: T
     }
     if (correct) {
       questionsRight += 1;
+      if (openQuestion.wrongAttempts === 0) questionsRightFirstTry += 1;
       closedQuestion = { question: openQuestion, outcome: 'right' };
       openQuestion = null;
     } else {
-      const wrongAttempts = openQuestion.wrongAttempts + 1;
+      // "I don't know" says probing is no use: it goes straight to the hint (issue 28 item 1).
+      const wrongAttempts = turn.intent === 'confusion' ? Math.max(openQuestion.wrongAttempts + 1, 2) : openQuestion.wrongAttempts + 1;
       const updated: OpenQuestion = {
         ...openQuestion,
         wrongAttempts,
@@ -124,6 +128,7 @@ export function applyTurn(state: LearningSessionState, turn: TutorTurn, facts: T
         previousAnswers: [...openQuestion.previousAnswers, facts.learnerMessage.slice(0, 300)].slice(-5),
       };
       if (updated.phase === 'explain') {
+        questionsExplained += 1;
         closedQuestion = { question: updated, outcome: 'explained' };
         openQuestion = null;
       } else {
@@ -221,6 +226,8 @@ export function applyTurn(state: LearningSessionState, turn: TutorTurn, facts: T
       openQuestion,
       questionsAsked,
       questionsRight,
+      questionsRightFirstTry,
+      questionsExplained,
       planQuestionsAsked,
       offTopicCount,
       currentStep,
@@ -273,7 +280,9 @@ export function learningProgress(state: LearningSessionState): LearningProgress 
 /** The learning part of the summary: steps covered, mastery per concept, misconceptions met and resolved. */
 export function learningSummary(state: LearningSessionState): LearningSummary {
   const reached = new Set(state.stepsReached);
-  const covered = (number: number) => state.planComplete || reached.has(number);
+  // A step counts as covered once the learner has moved past it: the step they stopped on
+  // when ending early was reached, not covered (issue 28: "8 of 8 steps" beside "ended early").
+  const covered = (number: number) => state.planComplete || (reached.has(number) && number < state.currentStep);
   const timeline = state.timeline;
   const first = timeline[0]?.meanMastery ?? 0;
   const last = timeline[timeline.length - 1]?.meanMastery ?? 0;
@@ -286,7 +295,14 @@ export function learningSummary(state: LearningSessionState): LearningSummary {
     steps: state.plan.steps.map((step) => ({ number: step.number, type: step.type, concept: step.concept, covered: covered(step.number) })),
     concepts: planConcepts(state.plan).map((concept) => ({ concept, level: masteryLevel(state.mastery[concept]) })),
     misconceptions: { met: met.length, resolved: met.filter((entry) => entry.resolved).length, concepts: [...new Set(met.map((entry) => entry.concept))] },
-    questions: { asked: state.questionsAsked, answeredRight: state.questionsRight },
+    questions: {
+      asked: state.questionsAsked,
+      answeredRight: state.questionsRight,
+      // Sessions stored before these were counted report only the total.
+      ...(state.questionsRightFirstTry === undefined
+        ? {}
+        : { rightFirstTry: state.questionsRightFirstTry, rightAfterHelp: state.questionsRight - state.questionsRightFirstTry, explained: state.questionsExplained ?? 0 }),
+    },
     trend: last > first + 0.05 ? 'improving' : last < first - 0.05 ? 'declining' : 'steady',
   };
 }
@@ -305,6 +321,8 @@ export function initialLearningState(studyPlanId: string, plan: StudyPlanContent
     planQuestionsAsked: [],
     questionsAsked: 0,
     questionsRight: 0,
+    questionsRightFirstTry: 0,
+    questionsExplained: 0,
     practice: null,
     offTopicCount: 0,
     safetyFlags: 0,

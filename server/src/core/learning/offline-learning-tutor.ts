@@ -8,7 +8,8 @@
  */
 import type { StudyPlanStep } from '@tutorloop/shared';
 import type { LearningCall, LearningTutor, MasterTurnInput, PostCompletionInput, WelcomeInput } from './learning-port';
-import { judgeAnswer, maskedAnswer } from './answer-match';
+import { readLearnerIntent, type LearnerIntent } from '../offline/learner-intent';
+import { answerTokens, judgeAnswer, mentionsAnswer } from './answer-match';
 import { maxSentences } from './signals';
 import type { TutorTurnOutput } from './tutor-turn';
 
@@ -20,15 +21,6 @@ function sentences(text: string): string[] {
 
 function firstSentences(text: string, count: number): string {
   return sentences(text).slice(0, Math.max(1, count)).join(' ');
-}
-
-const confusionPattern = /^(?:i\s+(?:don'?t|do not)\s+(?:know|get it|understand)|no idea|not sure|idk|dunno|i'?m (?:lost|confused|stuck)|help|pass|no clue)\b/i;
-const questionStart = /^(?:what|why|how|when|where|which|who|can you|could you|would you|is it|are|do|does|did|should|explain|tell me)\b/i;
-
-/** A question or a request for clarification rather than an answer attempt. */
-function isQuestion(message: string): boolean {
-  const trimmed = message.trim();
-  return trimmed.endsWith('?') || (questionStart.test(trimmed) && trimmed.split(/\s+/).length > 2 && !/\d/.test(trimmed));
 }
 
 const topicStopwords = new Set('the a an and or of to in on for is are be it this that with as by at from your you i me my what why how can will just about'.split(' '));
@@ -137,6 +129,120 @@ function openPlanIndex(input: MasterTurnInput): number | null {
   return input.openQuestion && input.openQuestion.step === input.step.number ? input.openQuestion.planQuestion : null;
 }
 
+/** The words a sentence is about: lowercase content tokens, for overlap between texts. */
+function aboutWords(text: string): Set<string> {
+  return new Set(answerTokens(text).filter((token) => token.length > 2 && !topicStopwords.has(token)).map((token) => token.replace(/s$/, '')));
+}
+
+/** Sentences of the plan's explanations of the current concept (or, failing that, of every explanation so far). */
+function conceptSentences(input: MasterTurnInput): string[] {
+  const taught = input.plan.steps.filter((step) => step.type === 'explain' && step.number <= Math.max(input.step.number, 1));
+  const own = taught.filter((step) => step.concept === input.step.concept);
+  return (own.length > 0 ? own : taught).flatMap((step) => sentences(step.contentHint));
+}
+
+/** Whether the tutor's last reply already said `text` (a hint is never the sentence just said). */
+function saidRecently(input: MasterTurnInput, text: string): boolean {
+  if (!text) return false;
+  const last = [...input.recentMessages].reverse().find((message) => message.role === 'tutor');
+  return last !== undefined && last.content.includes(text);
+}
+
+/** The sentences of `pool` ranked by how many words they share with `about`, safe ones only. */
+function rankedSentences(pool: readonly string[], about: string, input: MasterTurnInput): string[] {
+  const wanted = aboutWords(about);
+  const answer = input.openQuestion?.expectedAnswer;
+  return pool
+    .map((sentence, index) => ({ sentence, index, score: [...aboutWords(sentence)].filter((word) => wanted.has(word)).length }))
+    .filter((entry) => !answer || !mentionsAnswer(entry.sentence, answer))
+    .sort((a, b) => b.score - a.score || a.index - b.index)
+    .map((entry) => entry.sentence);
+}
+
+/** A learner's question answered from the plan's own explanations: the sentences closest to it. */
+function answerFromContent(input: MasterTurnInput, question: string): string {
+  const ranked = rankedSentences(
+    input.plan.steps.filter((step) => step.type === 'explain' && step.number <= Math.max(input.step.number, 1)).flatMap((step) => sentences(step.contentHint)),
+    question,
+    input,
+  ).filter((sentence) => !saidRecently(input, sentence));
+  if (ranked.length === 0) return `Good question — it goes beyond what this plan covers, so I can’t answer it well here. ${teachingText(input, 1)}`.trim();
+  return `Good question. ${ranked.slice(0, 2).join(' ')}`;
+}
+
+/** The current concept explained from a sentence other than the first (for "I don't get it"). */
+function secondExplanation(input: MasterTurnInput): string {
+  const pool = conceptSentences(input);
+  return pool.slice(1, 3).join(' ') || pool[0] || '';
+}
+
+/**
+ * The hint for the open question: the explanation's sentence most related to the question
+ * (not the one the probe already used, never one that states the answer), and the plan's
+ * misconception note for the concept when there is one — substance, never the answer's length.
+ */
+function hintFor(input: MasterTurnInput): string {
+  const question = input.openQuestion!;
+  const probe = teachingText(input, 1);
+  const sentence = rankedSentences(conceptSentences(input), question.question, input).find((candidate) => candidate !== probe && !saidRecently(input, candidate));
+  const slip = input.plan.misconceptions.find((entry) => entry.concept === question.concept && !mentionsAnswer(entry.description, question.expectedAnswer));
+  const parts = [sentence ?? probe];
+  if (slip) parts.push(`Watch out for a common slip: ${lowerFirst(slip.description.replace(/\.$/, ''))}.`);
+  return parts.filter(Boolean).join(' ');
+}
+
+function redirectOffTopic(input: MasterTurnInput, draft: Draft): void {
+  draft.intent = 'off_topic';
+  draft.response.push(`That’s a bit outside what we’re doing — let’s stay with ${input.plan.topic} for now.`);
+  if (input.openQuestion) draft.response.push(`So: ${input.openQuestion.question}`);
+  else draft.response.push(teachingText(input, 1));
+  draft.summary += '; off-topic message redirected';
+}
+
+/**
+ * A message while a question is open, read for its intent first (issue 28 item 1): a right
+ * answer (hedged or not) closes the question; "ok" or a remark asks it again without spending
+ * a phase; "I don't know" goes to the hint; a question is answered from the plan and the
+ * question stays open; only a real attempt that is wrong moves probe → hint → explain.
+ */
+function answerOpenQuestion(input: MasterTurnInput, draft: Draft, message: string, intent: LearnerIntent): void {
+  const question = input.openQuestion!;
+  const attempt = intent.kind === 'answer' ? intent.answer : message;
+  if (judgeAnswer(attempt, question.expectedAnswer, question.acceptedAnswers) || (intent.kind !== 'question' && judgeAnswer(message, question.expectedAnswer, question.acceptedAnswers))) {
+    draft.intent = 'answer';
+    draft.answerCorrect = true;
+    draft.response.push(intent.kind === 'answer' && intent.hedged ? `Yes — trust yourself: ${question.expectedAnswer} is right.` : `Yes — ${question.expectedAnswer} is right.`);
+    draft.summary += '; answered right';
+    continueStep(input, draft, openPlanIndex(input));
+    return;
+  }
+  switch (intent.kind) {
+    case 'continue':
+    case 'remark':
+      draft.intent = 'continuation';
+      draft.response.push(intent.kind === 'remark' ? 'Right.' : 'Sure.', `Here’s the question again: ${question.question}`, 'Have a go — or say “hint” if you’d like one.');
+      draft.summary += '; no answer yet, question asked again';
+      return;
+    case 'stuck':
+      judgeWrong(input, draft, Math.max(question.wrongAttempts + 1, 2), 'confusion');
+      return;
+    case 'question':
+      if (isOffTopic(message, input)) return redirectOffTopic(input, draft);
+      draft.intent = 'question';
+      draft.response.push(answerFromContent(input, message), `So, back to it: ${question.question}`);
+      draft.summary += '; learner asked a question';
+      return;
+    case 'answer':
+      if (isOffTopic(message, input)) return redirectOffTopic(input, draft);
+      judgeWrong(input, draft, question.wrongAttempts + 1, 'answer');
+      return;
+    default: {
+      const unreachable: never = intent;
+      throw new Error(`unknown intent ${JSON.stringify(unreachable)}`);
+    }
+  }
+}
+
 export function offlineMasterTurn(input: MasterTurnInput): TutorTurnOutput {
   const { step, openQuestion, learnerMessage, practice } = input;
   const draft: Draft = { response: [], intent: 'continuation', answerCorrect: null, advanceTo: null, question: null, complete: false, summary: `step ${step.number} (${step.type}, ${step.concept})` };
@@ -147,34 +253,22 @@ export function offlineMasterTurn(input: MasterTurnInput): TutorTurnOutput {
     draft.summary += `; practice item ${practice.outcome.correct ? 'right' : 'wrong'}`;
     if (practice.answered < practice.total) draft.response.push('Here’s another one to try.');
     else moveOn(input, draft);
-  } else if (learnerMessage !== null && confusionPattern.test(learnerMessage.trim()) && openQuestion) {
-    // "I don't know" counts as a wrong attempt: the next phase helps more.
-    judgeWrong(input, draft, openQuestion.wrongAttempts + 1, 'confusion');
-  } else if (learnerMessage !== null && isOffTopic(learnerMessage, input)) {
-    draft.intent = 'off_topic';
-    draft.response.push(`That’s a bit outside what we’re doing — let’s stay with ${input.plan.topic} for now.`);
-    if (openQuestion) draft.response.push(`So: ${openQuestion.question}`);
-    else draft.response.push(teachingText(input, 1));
-    draft.summary += '; off-topic message redirected';
   } else if (learnerMessage !== null && openQuestion) {
-    const right = judgeAnswer(learnerMessage, openQuestion.expectedAnswer, openQuestion.acceptedAnswers);
-    if (right) {
-      draft.intent = 'answer';
-      draft.answerCorrect = true;
-      draft.response.push(`Yes — ${openQuestion.expectedAnswer} is right.`);
-      draft.summary += '; answered right';
-      continueStep(input, draft, openPlanIndex(input));
-    } else if (isQuestion(learnerMessage)) {
+    answerOpenQuestion(input, draft, learnerMessage, readLearnerIntent(learnerMessage));
+  } else if (learnerMessage !== null && readLearnerIntent(learnerMessage).kind === 'question') {
+    if (isOffTopic(learnerMessage, input)) redirectOffTopic(input, draft);
+    else {
       draft.intent = 'question';
-      draft.response.push(`Good question. ${teachingText(input, 2)}`, `So, back to it: ${openQuestion.question}`);
+      draft.response.push(answerFromContent(input, learnerMessage), step.type === 'practice' ? 'Give the problem a try when you’re ready.' : 'Does that help?');
       draft.summary += '; learner asked a question';
-    } else {
-      judgeWrong(input, draft, openQuestion.wrongAttempts + 1, 'answer');
     }
-  } else if (learnerMessage !== null && isQuestion(learnerMessage)) {
-    draft.intent = 'question';
-    draft.response.push(`Good question. ${teachingText(input, 2)}`, step.type === 'practice' ? 'Give the problem a try when you’re ready.' : 'Does that help?');
-    draft.summary += '; learner asked a question';
+  } else if (learnerMessage !== null && step.type === 'explain' && readLearnerIntent(learnerMessage).kind === 'stuck' && !saidRecently(input, secondExplanation(input))) {
+    // "I don't get it" after an explanation: the same idea again, from another of its sentences.
+    draft.intent = 'confusion';
+    draft.response.push('Let me put it another way.', secondExplanation(input), 'Does that make more sense?');
+    draft.summary += '; explained again';
+  } else if (learnerMessage !== null && readLearnerIntent(learnerMessage).kind === 'answer' && isOffTopic(learnerMessage, input)) {
+    redirectOffTopic(input, draft);
   } else if (step.type === 'practice' && practice && !practice.presenting) {
     draft.response.push('Have a go at the practice problem above — your answer goes in the box under it.');
   } else if (step.type === 'practice' && practice?.presenting) {
@@ -184,7 +278,13 @@ export function offlineMasterTurn(input: MasterTurnInput): TutorTurnOutput {
     draft.response.push(...presented.response);
     draft.question = presented.question;
   } else {
-    if (learnerMessage !== null) draft.response.push(learnerMessage.trim().split(/\s+/).length <= 3 ? 'Good.' : 'Thanks — that’s a fair way to put it.');
+    if (learnerMessage !== null) {
+      const intent = readLearnerIntent(learnerMessage);
+      // "ok" / "got it" moves on with no verdict on words that were not an answer.
+      if (intent.kind === 'continue') draft.response.push('Great — on we go.');
+      else if (intent.kind === 'stuck') draft.response.push('No problem — we’ll come back to it as we go.');
+      else draft.response.push(learnerMessage.trim().split(/\s+/).length <= 3 ? 'Good.' : 'Thanks — that’s a fair way to put it.');
+    }
     moveOn(input, draft);
   }
 
@@ -219,7 +319,7 @@ function judgeWrong(input: MasterTurnInput, draft: Draft, attempt: number, inten
     );
     draft.summary += '; wrong → probe';
   } else if (attempt === 2) {
-    draft.response.push('Still not it — here’s a hint.', `The answer has this shape: ${maskedAnswer(question.expectedAnswer)}.`, `Try once more: ${question.question}`);
+    draft.response.push(intent === 'confusion' ? 'That’s all right — here’s a hint.' : 'Still not it — here’s a hint.', hintFor(input), `Try once more: ${question.question}`);
     draft.summary += '; wrong → hint';
   } else {
     draft.response.push(`Let me explain. The answer is ${question.expectedAnswer}.`, teachingText(input, 2));

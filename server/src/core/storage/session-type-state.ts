@@ -91,6 +91,10 @@ export const LearningSessionState = z.object({
   planQuestionsAsked: z.array(z.string()).default([]),
   questionsAsked: z.number().int().min(0).default(0),
   questionsRight: z.number().int().min(0).default(0),
+  /** Of `questionsRight`, those right at the first attempt (absent in sessions stored before it was counted). */
+  questionsRightFirstTry: z.number().int().min(0).optional(),
+  /** Questions closed by the explain phase after wrong answers (absent in sessions stored before it was counted). */
+  questionsExplained: z.number().int().min(0).optional(),
   /** Practice items presented and answered on the current step. */
   practice: z.object({ step: z.number().int().min(1), presented: z.number().int().min(0), answered: z.number().int().min(0) }).nullable().default(null),
   offTopicCount: z.number().int().min(0).default(0),
