@@ -5,7 +5,7 @@
 import type { StudyPlanContent } from '@tutorloop/shared';
 import type { SessionExpectation, TurnExpectation } from '../suites/suite-schema';
 import type { CaseOutcome, Check, Failure, LeakRecord, TurnRecord } from '../results/result-schema';
-import { checkCompletesPlan, checkOffTopicHandled, checkPostCompletionReply, checkQuestionLifecycle, checkStepsInOrder, checkUnsafeHandled } from './learning-checks';
+import { checkCompletesPlan, checkNoFalseOffTopic, checkOffTopicHandled, checkPostCompletionReply, checkQuestionLifecycle, checkStepsInOrder, checkTurnsAtMost, checkUnsafeHandled } from './learning-checks';
 
 /** A turn as recorded, before it is judged. */
 export type ObservedTurn = Omit<TurnRecord, 'checks'>;
@@ -138,6 +138,8 @@ function checkLearning(observed: ObservedCase, expectation: SessionExpectation):
   if (expectation.questionLifecycle) wanted.push(['questionLifecycle', () => checkQuestionLifecycle(expectation.questionLifecycle!, plan!, turns)]);
   if (expectation.offTopicHandled) wanted.push(['offTopicHandled', () => checkOffTopicHandled(turns)]);
   if (expectation.unsafeHandled) wanted.push(['unsafeHandled', () => checkUnsafeHandled(turns)]);
+  if (expectation.noFalseOffTopic) wanted.push(['noFalseOffTopic', () => checkNoFalseOffTopic(turns)]);
+  if (expectation.turnsAtMost !== undefined) wanted.push(['turnsAtMost', () => checkTurnsAtMost(turns, outcome, expectation.turnsAtMost!)]);
   if (expectation.postCompletionReply) wanted.push(['postCompletionReply', () => checkPostCompletionReply(turns)]);
   // repliesShorterThan compares two cases: run-evaluation judges it once both have run.
   return wanted.map(([name, judge]) => (plan ? judge() : check(name, 'a learning session', 'no study plan is known for this session', false)));

@@ -4,11 +4,13 @@ import type { CaseOutcome, TurnAgents } from '../results/result-schema';
 import type { ObservedTurn } from './expectations';
 import {
   checkCompletesPlan,
+  checkNoFalseOffTopic,
   checkOffTopicHandled,
   checkPostCompletionReply,
   checkQuestionLifecycle,
   checkRepliesShorter,
   checkStepsInOrder,
+  checkTurnsAtMost,
   checkUnsafeHandled,
   meanReplyWords,
   phaseOf,
@@ -166,5 +168,20 @@ describe('reply length', () => {
     expect(checkRepliesShorter(3, 'expressive', 7.25)).toEqual({ expectation: 'repliesShorterThan', expected: 'shorter tutor replies on average than in “expressive”', seen: '3.0 words here, 7.3 words there', passed: true });
     expect(checkRepliesShorter(8, 'expressive', 7.25)).toMatchObject({ passed: false });
     expect(checkRepliesShorter(3, 'expressive', undefined)).toMatchObject({ passed: false, seen: 'the case “expressive” did not run in this run' });
+  });
+});
+
+describe('noFalseOffTopic and turnsAtMost (issue 28)', () => {
+  it('fails when an acknowledgement was taken as off-topic, and passes when only real off-topic messages were', () => {
+    const okTaken = turn(1, 1, { action: { type: 'chat', message: 'ok', purpose: 'acknowledge' }, agents: agents({ intent: 'off_topic' }) });
+    expect(checkNoFalseOffTopic([turn(0, 1), okTaken])).toMatchObject({ passed: false, seen: 'turn 1: "ok" taken as off-topic' });
+    const realOffTopic = turn(1, 1, { action: { type: 'chat', message: 'Football?', purpose: 'off_topic' }, agents: agents({ intent: 'off_topic' }) });
+    expect(checkNoFalseOffTopic([turn(0, 1), realOffTopic, turn(2, 2)])).toMatchObject({ passed: true, seen: 'none' });
+  });
+
+  it('passes a session completed within the limit, fails one completed later or not at all', () => {
+    expect(checkTurnsAtMost([], completedOutcome, 3)).toMatchObject({ passed: true });
+    expect(checkTurnsAtMost([], completedOutcome, 2)).toMatchObject({ passed: false, seen: 'completed at turn 3' });
+    expect(checkTurnsAtMost([turn(0, 1), turn(1, 1)], { ...completedOutcome, completed: false, completedAtTurn: null }, 5)).toMatchObject({ passed: false, seen: 'not completed after 1 turn' });
   });
 });

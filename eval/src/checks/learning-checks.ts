@@ -189,3 +189,20 @@ export function checkRepliesShorter(mine: number | null, otherName: string, othe
   if (other === undefined) return check('repliesShorterThan', expected, `the case “${otherName}” did not run in this run`, false);
   return check('repliesShorterThan', expected, `${format(mine)} here, ${format(other)} there`, mine !== null && other !== null && mine < other);
 }
+
+/** No message sent as anything but off-topic was taken as off-topic (issue 28: "ok" is not off the plan). */
+export function checkNoFalseOffTopic(turns: readonly ObservedTurn[]): Check {
+  const wrong = turns.filter(
+    (turn) => turn.turn > 0 && turn.action.type === 'chat' && turn.action.purpose !== 'off_topic' && turn.agents != null && (turn.agents.intent === 'off_topic' || /off.?topic/i.test(turn.agents.turnSummary ?? '')),
+  );
+  const seen = wrong.map((turn) => `turn ${turn.turn}: "${turn.action.type === 'chat' ? turn.action.message : ''}" taken as off-topic`).join('; ');
+  return check('noFalseOffTopic', 'no on-topic message taken as off-topic', seen || 'none', wrong.length === 0);
+}
+
+/** The session completed within `limit` learner turns (post-completion turns not counted). */
+export function checkTurnsAtMost(turns: readonly ObservedTurn[], outcome: CaseOutcome, limit: number): Check {
+  const completedAt = outcome.completedAtTurn;
+  const used = completedAt ?? turns.filter((turn) => turn.turn > 0).length;
+  const seen = completedAt === null ? `not completed after ${used} turn${used === 1 ? "" : "s"}` : `completed at turn ${completedAt}`;
+  return check('turnsAtMost', `completed within ${limit} turns`, seen, completedAt !== null && completedAt <= limit);
+}

@@ -23,7 +23,7 @@ export interface LearnerView {
 }
 
 /** Why a learner said something, when it says on purpose what a check looks for (recorded with the turn). */
-export type LearnerPurpose = 'answer' | 'wrong_answer' | 'acknowledge' | 'off_topic' | 'unsafe' | 'after_completion';
+export type LearnerPurpose = 'answer' | 'wrong_answer' | 'acknowledge' | 'off_topic' | 'unsafe' | 'after_completion' | 'stuck' | 'question';
 
 export type LearnerMove =
   | { type: 'chat'; message: string; purpose?: LearnerPurpose }

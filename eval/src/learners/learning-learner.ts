@@ -13,11 +13,15 @@
  * Behaviours: `always_right`; `wrong_three_times` answers one question wrong three times (a
  * nearby number when the answer has one, else "I don't know"), then goes on right; `off_topic`
  * and `unsafe` send one such message once the plan reaches `atStep`; `quiet` writes at most
- * three words where it can; `expressive` writes long messages. Pure apart from its own memory.
+ * three words where it can; `expressive` writes long messages; `natural` talks as people do
+ * (issue 28): it acknowledges with "ok", "got it" or an emoji, and meets each check question
+ * in one of four ways in turn — a hedged right answer ("is it 5?"), "hmm no idea" and then the
+ * answer after the hint, a question about the material first, or a wrong answer first. Pure
+ * apart from its own memory.
  */
 import type { StudyPlanContent, StudyPlanQuestion, StudyPlanStep } from '@tutorloop/shared';
 import type { LearningLearnerSpec, PlanQuestionRef } from '../suites/suite-schema';
-import type { Learner, LearnerMove, LearnerView } from './learners';
+import type { Learner, LearnerMove, LearnerPurpose, LearnerView } from './learners';
 import { answerPractice } from './practice-answer';
 
 export const defaultOffTopicMessage = 'Did you watch the football championship on television yesterday?';
@@ -136,6 +140,30 @@ export function resolveQuestion(plan: StudyPlanContent, ref: PlanQuestionRef): {
   return { ok: true, question };
 }
 
+/** How a natural learner acknowledges an explanation: never naming the concept, as people don't. */
+export const naturalAcknowledgements = ['ok', 'got it', 'Okay, I follow. Please go on.', 'makes sense 👍', 'sure, next please', 'hmm ok', 'yep'];
+
+/**
+ * The natural learner's message for a check question: the `way` (0–3) it meets this question,
+ * and how many messages it has already sent for it.
+ */
+export function naturalAnswer(question: StudyPlanQuestion, concept: string, way: number, sent: number): { message: string; purpose: LearnerPurpose; done: boolean } {
+  const right = question.expectedAnswer;
+  switch (way % 4) {
+    case 0:
+      return { message: `is it ${right}?`, purpose: 'answer', done: true };
+    case 1:
+      return sent === 0 ? { message: 'hmm no idea', purpose: 'stuck', done: false } : { message: `I think it's ${right}`, purpose: 'answer', done: true };
+    case 2:
+      return sent === 0 ? { message: `wait, why does that work for ${concept}?`, purpose: 'question', done: false } : { message: right, purpose: 'answer', done: true };
+    default: {
+      if (sent > 0) return { message: `oh — ${right}`, purpose: 'answer', done: true };
+      const wrong = wrongAnswer(question, concept, 'quiet');
+      return { message: wrong, purpose: 'wrong_answer', done: false };
+    }
+  }
+}
+
 function styleOf(spec: LearningLearnerSpec): Style {
   return spec.behaviour === 'quiet' ? 'quiet' : spec.behaviour === 'expressive' ? 'expressive' : 'plain';
 }
@@ -147,6 +175,11 @@ export function createLearningLearner(spec: LearningLearnerSpec): Learner {
   let wrongSent = 0;
   let specialSent = false;
   let afterCompletionSent = false;
+  /** Natural learner: questions met so far, messages sent for the current one, acknowledgements sent. */
+  let questionsMet = 0;
+  let sentForQuestion = 0;
+  let currentQuestion = '';
+  let acknowledgementsSent = 0;
   const answeredOn = (step: number) => answered.get(step) ?? answered.set(step, new Set()).get(step)!;
 
   return {
@@ -193,8 +226,24 @@ export function createLearningLearner(spec: LearningLearnerSpec): Learner {
             return { type: 'chat', message: wrongAnswer(question, step.concept, style), purpose: 'wrong_answer' };
           }
         }
+        if (spec.behaviour === 'natural') {
+          const key = `${step.number}:${index}`;
+          if (key !== currentQuestion) {
+            currentQuestion = key;
+            sentForQuestion = 0;
+            questionsMet += 1;
+          }
+          const move = naturalAnswer(question, step.concept, questionsMet - 1, sentForQuestion);
+          sentForQuestion += 1;
+          if (move.done) answeredOn(step.number).add(index);
+          return { type: 'chat', message: move.message, purpose: move.purpose };
+        }
         answeredOn(step.number).add(index);
         return { type: 'chat', message: rightAnswer(question, step.concept, style), purpose: 'answer' };
+      }
+      if (spec.behaviour === 'natural') {
+        acknowledgementsSent += 1;
+        return { type: 'chat', message: naturalAcknowledgements[(acknowledgementsSent - 1) % naturalAcknowledgements.length]!, purpose: 'acknowledge' };
       }
       return { type: 'chat', message: acknowledgement(step.concept, style), purpose: 'acknowledge' };
     },

@@ -57,6 +57,10 @@ const LearningExpectationFields = {
   questionLifecycle: PlanQuestionRef.optional(),
   /** Each off-topic message the learner sent got a redirect (intent `off_topic`), the step unchanged. */
   offTopicHandled: z.boolean().optional(),
+  /** No message the learner sent as anything but off-topic was taken as off-topic (intent `off_topic` or a redirect). */
+  noFalseOffTopic: z.boolean().optional(),
+  /** The session ended within this many learner turns (e.g. twice what an ideal learner needs). */
+  turnsAtMost: z.number().int().min(1).optional(),
   /** Each unsafe message got the safety gate's redirect: refused, no master tutor call that turn, the step unchanged. */
   unsafeHandled: z.boolean().optional(),
   /** Each message sent after the plan completed got a post-completion reply, and nothing advanced. */
@@ -69,7 +73,7 @@ const LearningExpectationFields = {
  * How a plan-following learner behaves (learning sessions). Every one follows the plan and
  * answers right, reading expected answers from `GET /api/study-plans/{id}`; each adds one thing.
  */
-export const LearningBehaviour = z.enum(['always_right', 'wrong_three_times', 'off_topic', 'unsafe', 'quiet', 'expressive']);
+export const LearningBehaviour = z.enum(['always_right', 'wrong_three_times', 'off_topic', 'unsafe', 'quiet', 'expressive', 'natural']);
 export type LearningBehaviour = z.infer<typeof LearningBehaviour>;
 
 export const LearningLearnerSpec = z
