@@ -14,6 +14,9 @@ describe('readLearnerIntent (issue 28 item 1)', () => {
     '...',
     'Alright, I see. Continue.',
     'sure, let’s move on',
+    'So',
+    'um…',
+    'So?',
   ])('%j is a continuation', (message) => {
     expect(readLearnerIntent(message)).toEqual({ kind: 'continue' });
   });
@@ -66,5 +69,19 @@ describe('readLearnerIntent (issue 28 item 1)', () => {
   it('a negated acknowledgement is not a continuation', () => {
     expect(readLearnerIntent('I don’t understand')).toEqual({ kind: 'stuck', wantsHint: false });
     expect(readLearnerIntent('that does not make sense')).not.toEqual({ kind: 'continue' });
+  });
+
+  it('never throws, whatever the message (2,000 seeded random messages from fillers, punctuation and words)', () => {
+    const pieces = ['so', 'um', 'ok', 'is', 'it', '?', '!', '…', ' ', ',', 'hint', 'no', 'idea', 'I', 'think', '’', "'", '64', '👍', 'what', 'maybe', 'the', 'x', '\n'];
+    let seed = 20261127;
+    const next = () => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed / 2147483648;
+    };
+    for (let index = 0; index < 2000; index += 1) {
+      const length = Math.floor(next() * 8);
+      const message = Array.from({ length }, () => pieces[Math.floor(next() * pieces.length)]).join(next() < 0.5 ? ' ' : '');
+      expect(() => readLearnerIntent(message), JSON.stringify(message)).not.toThrow();
+    }
   });
 });

@@ -326,6 +326,8 @@ export function readLearnerIntent(message: string): LearnerIntent {
   if (stuck.stuck) return { kind: 'stuck', wantsHint: stuck.wantsHint };
 
   const opening = skipFillers(words, 0);
+  // Only hesitation ("so", "um…", "hmm?"): nothing said yet, so nothing to judge.
+  if (opening >= words.length) return { kind: 'continue' };
   const head = words[opening]?.norm ?? '';
   const second = words[opening + 1]?.norm ?? '';
   const endsWithQuestionMark = text.endsWith('?');

@@ -26,6 +26,7 @@ import type { ChecklistPoint, EvaluationInput, EvaluationResult, RecalledPoint }
 import { latestLearnerEvidence } from './learner-evidence';
 import { codeSpanOf } from './code-points';
 import { matchPoint, prepareMessage, type IdeaHit, type KeyIdea, type PointMatch, type PreparedMessage } from './idea-match';
+import { isCard, withoutQuestionWords } from './question-answer';
 import { classifyLearnerMessage } from './learner-message';
 import { normalizeText } from './lexical';
 import { pointIdFromToolCallId } from './tool-call-ids';
@@ -124,7 +125,9 @@ function rabbitholeFeedback(recalled: Scored[]): string {
  * How the learner's text covers a point. Code from the editor is also matched against the
  * code the point quotes (a program never contains the prose around it); the better wins.
  */
-function matchOf(text: PreparedMessage, point: ChecklistPoint, viaCode: boolean): PointMatch {
+function matchOf(text: PreparedMessage, point: ChecklistPoint, viaCode: boolean, raw: string): PointMatch {
+  // A card's answer must be said: its question's words, echoed back, recall nothing.
+  if (isCard(point)) return matchPoint(prepareMessage(withoutQuestionWords(raw, point.context!, point.content)), point.content);
   const whole = matchPoint(text, point.content);
   const span = viaCode ? codeSpanOf(point.content) : null;
   if (!span || whole.recalled) return whole;
@@ -161,7 +164,7 @@ export function evaluateOffline(input: EvaluationInput): EvaluationResult {
   const choicePointId = viaChoice && evidence.toolCallId ? pointIdFromToolCallId(evidence.toolCallId) : null;
 
   const viaCode = evidence?.source === 'code';
-  const scored: Scored[] = points.map((point) => ({ point, match: matchOf(text, point, viaCode) }));
+  const scored: Scored[] = points.map((point) => ({ point, match: matchOf(text, point, viaCode, evidence?.text ?? '') }));
   const pickedOwnWording = (point: ChecklistPoint) => normalizeText(point.content) === normalizeText(evidence?.text ?? '');
   const recalled = scored.filter((s) => {
     if (choicePointId !== null) return s.point.id === choicePointId && pickedOwnWording(s.point);

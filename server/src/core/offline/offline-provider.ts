@@ -12,6 +12,7 @@ import { createOfflineThoughtPartner } from '../thought/offline-thought-partner'
 import { evaluateOffline } from './offline-evaluator';
 import { checkSafetyOffline } from './offline-safety';
 import { replyOffline } from './offline-tutor';
+import { asRecallCard } from './question-answer';
 import { lemmasOf } from './text-analysis';
 import { wordNet } from './wordnet';
 
@@ -64,13 +65,21 @@ export function createOfflineProvider(options: OfflineProviderOptions = {}): Tut
 
     async evaluate(input: EvaluationInput, signal: AbortSignal): Promise<EvaluationResult> {
       throwIfAborted(signal);
-      return evaluateOffline(input);
+      // A point written as "question → answer" is judged on its answer (question-answer.ts).
+      return evaluateOffline({ ...input, points: input.points.map(asRecallCard) });
     },
 
     async *reply(input: TutorInput, signal: AbortSignal): AsyncGenerator<TutorEvent> {
       throwIfAborted(signal);
       let first = true;
-      for await (const event of replyOffline(input)) {
+      // …and cued by its question.
+      const cards: TutorInput = {
+        ...input,
+        checklist: input.checklist.map(asRecallCard),
+        probePoint: input.probePoint ? asRecallCard(input.probePoint) : null,
+        justRecalled: input.justRecalled.map(asRecallCard),
+      };
+      for await (const event of replyOffline(cards)) {
         if (!first && chunkDelayMs > 0 && event.type === 'text_delta') await sleep(chunkDelayMs, signal);
         throwIfAborted(signal);
         first = false;

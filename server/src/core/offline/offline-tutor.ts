@@ -43,6 +43,7 @@ import { extractKeyTerms, normalizeText, type KeyTerm } from './lexical';
 import { givesAway, maskPoint, mentionedTerms } from './spoilers';
 import { pickBySeed, stableHash } from './stable-hash';
 import { tangentSignal } from './offline-tangent';
+import { answerShape, isCard, nearbyNumbers } from './question-answer';
 import { splitIntoChunks } from './text-chunks';
 import { offlineModeToolCallId, offlineToolCallId } from './tool-call-ids';
 import {
@@ -62,6 +63,7 @@ import {
   countWord,
   CUE_ANCHOR,
   CUE_CLOZE,
+  CUE_CARD_AGAIN,
   CUE_CLOZE_AGAIN,
   CUE_CONTEXT,
   CUE_CONTEXT_QUESTION,
@@ -200,7 +202,16 @@ function chooseAnchor(input: TutorInput, probe: ChecklistPoint, asked: boolean):
   return terms.find((t) => !lastNamed.has(t.stem) && !said.has(t.stem)) ?? terms.find((t) => !lastNamed.has(t.stem)) ?? terms[0] ?? null;
 }
 
+/** A card's question, with a question mark unless it has one ("Capital of France" → "Capital of France?"). */
+function cardQuestion(point: ChecklistPoint): string {
+  const question = contextPhrase(point.context) ?? '';
+  return /[?:]$/.test(question) ? question : `${question.replace(/[.!;,]+$/u, '')}?`;
+}
+
 function openCue(point: ChecklistPoint, seed: string, anchor: KeyTerm | null): string {
+  // A card is asked by its question, even when the question names its answer's meaning
+  // (WordNet knows "capital of France" as "Paris"): the answer is what must be said.
+  if (isCard(point)) return fill(pickTemplate(CUE_CONTEXT_QUESTION, seed, point.content), { context: cardQuestion(point) });
   const context = contextPhrase(point.context);
   // An author's context that says the point itself (the evaluator would take it as recall) is not quoted.
   if (context && !matchPoint(prepareMessage(context), point.content).recalled) {
@@ -255,9 +266,55 @@ export function choiceOptions(input: TutorInput, probe: ChecklistPoint): string[
   return [...distractors.slice(0, at), probe.content.trim(), ...distractors.slice(at)];
 }
 
+/**
+ * Choices for a card: answers of the same kind (names for names, numbers for numbers) —
+ * recalled cards' answers, then nearby numbers — never an answer still to recall; empty
+ * when fewer than one plausible distractor exists.
+ */
+export function cardChoiceOptions(input: TutorInput, probe: ChecklistPoint): string[] {
+  const answer = probe.content.trim();
+  const shape = answerShape(answer);
+  const seen = new Set([normalizeText(answer)]);
+  const recalled = input.checklist
+    .filter((p) => p.id !== probe.id && p.recalled && isCard(p) && answerShape(p.content) === shape)
+    .map((p) => ({ content: p.content.trim(), rank: stableHash(`${probe.id}|${p.id}`) }))
+    .sort((a, b) => a.rank - b.rank)
+    .map((entry) => entry.content);
+  const candidates = [...recalled, ...(shape === 'number' ? nearbyNumbers(answer) : [])];
+  const distractors: string[] = [];
+  for (const candidate of candidates) {
+    if (distractors.length >= MAX_CHOICE_OPTIONS - 1) break;
+    const key = normalizeText(candidate);
+    if (!key || seen.has(key) || spoilsOther(candidate, input, probe)) continue;
+    seen.add(key);
+    distractors.push(candidate);
+  }
+  if (distractors.length === 0) return [];
+  const at = stableHash(probe.id) % (distractors.length + 1);
+  return [...distractors.slice(0, at), answer, ...distractors.slice(at)];
+}
+
+/**
+ * A card after a miss: its question again (level 1), then with the answers of other recalled
+ * cards or nearby numbers as choices (level 2 on) — never a masked answer, which would give
+ * its length and first letter away; with no safe choice, the question again in other words.
+ */
+function cardCue(input: TutorInput, probe: ChecklistPoint, seed: string, asked: boolean): { text: string[]; widget: WidgetEvent | null } {
+  const attempts = Math.max(0, Math.floor(input.probeAttempts));
+  if (asked && widgetPending(input)) return { text: [pickBySeed(CHOICES_STILL_OPEN, `${seed}|open`)], widget: null };
+  // Choices come at level 2, as for every point; level 1 asks again.
+  const options = attempts >= 2 ? cardChoiceOptions(input, probe) : [];
+  if (options.length < 2) return { text: [fill(pickBySeed(CUE_CARD_AGAIN, `${seed}|card`), { context: cardQuestion(probe) })], widget: null };
+  return {
+    text: [pickBySeed(CHOICE_INTRO, `${seed}|choice`)],
+    widget: widgetEvent(probe, attempts, { kind: 'multiple_choice', props: { prompt: cardQuestion(probe), options } }),
+  };
+}
+
 function cue(input: TutorInput, probe: ChecklistPoint, seed: string, anchor: KeyTerm | null, asked: boolean): { text: string[]; widget: WidgetEvent | null } {
   const attempts = Math.max(0, Math.floor(input.probeAttempts));
   if (attempts === 0) return { text: [openCue(probe, seed, anchor)], widget: null };
+  if (isCard(probe)) return cardCue(input, probe, seed, asked);
 
   if (attempts === 1) {
     const text = [clozeCue(probe, seed, asked ? CUE_CLOZE_AGAIN : CUE_CLOZE, anchor)];
@@ -340,13 +397,18 @@ function answerQuestion(input: TutorInput, probe: ChecklistPoint, question: stri
  * names) and gives no other point still to recall away, lexically or by the evaluator's match.
  */
 function guardFrame(text: string, input: TutorInput, probe: ChecklistPoint | null, keep: KeyTerm | null): string {
-  let out = text;
+  // The learner's own set title is quoted as they wrote it, never masked (issue 28): it is set
+  // aside behind a marker with no letters while the guards run, then put back.
+  const title = input.title.trim();
+  const marker = '\u{F8FF}';
+  const titled = title.length > 0 && text.includes(title);
+  let out = titled ? text.split(title).join(marker) : text;
   if (probe) out = guardCue(out, probe.content, keep);
   for (const point of stillUnchecked(input)) {
     if (point.id === probe?.id) continue;
     if (givesAway(out, point.content) || matchPoint(prepareMessage(out), point.content).recalled) out = maskPoint(out, point.content, null);
   }
-  return out;
+  return titled ? out.split(marker).join(title) : out;
 }
 
 function rabbitholeBody(input: TutorInput, seed: string): string[] {

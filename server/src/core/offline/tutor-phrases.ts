@@ -70,6 +70,8 @@ export const CUE_CONTEXT: Variants = [
   'Here’s the next one: {context}. What comes to mind?',
 ];
 export const CUE_CONTEXT_QUESTION: Variants = ['Here’s the next one: {context}', 'Next question: {context}'];
+/** A card asked again (its answer is never masked into a cue, issue 28). */
+export const CUE_CARD_AGAIN: Variants = ['Have another think: {context}', 'Let’s try that one again: {context}', 'Once more: {context}'];
 export const CUE_ANCHOR: Variants = [
   'Here’s a keyword to start from: “{anchor}”. What do you remember that goes with it?',
   'Let’s start from one word: “{anchor}”. What comes to mind?',
