@@ -47,6 +47,13 @@ describe('LabelledSuiteFile', () => {
     ]);
   });
 
+  it('accepts the kinds of issue 28 and a dev or test split, and refuses any other split', () => {
+    const turns = (['partial_core', 'partial_missing', 'hedged'] as const).map((kind, index) => ({ id: `t${index}`, set: 'bio', kind, message: { say: 'x' }, shows: [] }));
+    expect(LabelledSuiteFile.parse({ format: 'labelled', split: 'test', sets: { bio: set }, turns }).split).toBe('test');
+    expect(LabelledSuiteFile.parse({ format: 'labelled', sets: { bio: set }, turns }).split).toBeUndefined();
+    expect(issues({ format: 'labelled', split: 'train', sets: { bio: set }, turns })).toEqual([expect.stringMatching(/^split: Invalid option/)]);
+  });
+
   it('accepts the shipped labelled suite', () => {
     const file = fileURLToPath(new URL('../../suites/labelled/labelled-turns.json', import.meta.url));
     const suite = LabelledSuiteFile.parse(JSON.parse(readFileSync(file, 'utf8')));

@@ -7,10 +7,23 @@
 import { z } from 'zod';
 import { WidgetRule } from '../suites/suite-schema';
 
-/** The kinds of labelled turns a report breaks its figures down by. */
-export const LabelledKinds = ['exact', 'paraphrase', 'partial', 'near_miss', 'contradiction', 'off_topic', 'multi', 'question', 'widget'] as const;
+/**
+ * The kinds of labelled turns a report breaks its figures down by. `partial` is the older,
+ * undivided kind; `partial_core` (the core idea without a detail: shown) and
+ * `partial_missing` (a fragment or a topic word: not shown) split it, and `hedged` is a
+ * right answer said unsurely (issue 28).
+ */
+export const LabelledKinds = ['exact', 'paraphrase', 'partial', 'partial_core', 'partial_missing', 'near_miss', 'contradiction', 'hedged', 'off_topic', 'multi', 'question', 'widget'] as const;
 export const LabelledKind = z.enum(LabelledKinds);
 export type LabelledKind = z.infer<typeof LabelledKind>;
+
+/**
+ * Which part of a corpus a suite is: `dev` may be read and tuned on; `test` is frozen and
+ * only scored — the report gives its figures apart and lists none of its turns.
+ */
+export const LabelledSplits = ['dev', 'test'] as const;
+export const LabelledSplit = z.enum(LabelledSplits);
+export type LabelledSplit = z.infer<typeof LabelledSplit>;
 
 const PointKey = z.string().trim().min(1);
 
@@ -50,6 +63,7 @@ export const LabelledSuiteFile = z
     format: z.literal('labelled'),
     name: z.string().trim().min(1).optional(),
     description: z.string().optional(),
+    split: LabelledSplit.optional(),
     sets: z.record(z.string(), LabelledSet),
     turns: z.array(LabelledTurn).min(1),
   })
@@ -76,6 +90,8 @@ export type LabelledSuiteFile = z.infer<typeof LabelledSuiteFile>;
 /** One labelled turn as played. */
 export const LabelledOutcome = z.object({
   suite: z.string(),
+  /** The suite's split; null for a suite that is not part of a dev/test corpus (and in results written before splits). */
+  split: LabelledSplit.nullable().default(null),
   id: z.string(),
   kind: LabelledKind,
   subject: z.string(),
@@ -105,8 +121,29 @@ export const Scores = z.object({
   f1: z.number().nullable(),
   /** Turns whose predicted set equals the labelled one. */
   exactTurns: z.number().int(),
+  /** Turns labelled as showing at least one point (not counting points recalled in context). Absent in older results. */
+  turnsShowing: z.number().int().optional(),
+  /** Turns where at least one point was counted that the labels do not show. Absent in older results. */
+  turnsWithFalsePositive: z.number().int().optional(),
 });
 export type Scores = z.infer<typeof Scores>;
+
+/**
+ * The figures of one part of a run: a split (every suite with `split: "dev"`, or `"test"`)
+ * or a suite that has no split — so a dev/test corpus is never blended with the rest.
+ */
+export const LabelledGroup = z.object({
+  /** The split's name, or the suite's name when it has none. */
+  name: z.string(),
+  split: LabelledSplit.nullable(),
+  suites: z.array(z.string()),
+  overall: Scores,
+  byKind: z.record(z.string(), Scores),
+  contradictionRate: z.number().nullable(),
+  questionsGraded: z.number().int(),
+  notScored: z.number().int(),
+});
+export type LabelledGroup = z.infer<typeof LabelledGroup>;
 
 export const LabelledRunResult = z.object({
   schemaVersion: z.literal(1),
@@ -126,6 +163,8 @@ export const LabelledRunResult = z.object({
   /** Question turns whose reply changed the recalled count. */
   questionsGraded: z.number().int(),
   notScored: z.number().int(),
+  /** The same figures per split and per suite without one (empty in results written before splits). */
+  groups: z.array(LabelledGroup).default([]),
   outcomes: z.array(LabelledOutcome),
 });
 export type LabelledRunResult = z.infer<typeof LabelledRunResult>;

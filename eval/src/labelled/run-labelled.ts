@@ -52,6 +52,7 @@ export async function playLabelledTurn(api: ApiClient, suiteName: string, suite:
   const contents = Object.fromEntries(set.points.map((point) => [point.key, point.content]));
   const base: LabelledOutcome = {
     suite: suiteName,
+    split: suite.split ?? null,
     id: turn.id,
     kind: turn.kind,
     subject: set.subject,
