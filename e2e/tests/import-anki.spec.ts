@@ -39,7 +39,7 @@ test('Anki text: preview lists what is created and skipped, then the set is impo
   await page.getByRole('button', { name: 'Export for Anki' }).click();
   const anki = await ankiDownload;
   expect(anki.suggestedFilename()).toBe('Spanish.txt');
-  expect(await readFile((await anki.path())!, 'utf8')).toBe('#separator:tab\n#html:false\n#columns:Front\tBack\n#deck:Spanish\nhola\thello\nadiós\tgood bye\n');
+  expect(await readFile((await anki.path())!, 'utf8')).toBe('#separator:tab\n#html:false\n#notetype:Basic\n#columns:Front\tBack\n#deck:Spanish\nhola\thello\nadiós\tgood bye\n');
 });
 
 test('.apkg: a package is previewed and imported', async ({ page }) => {

@@ -165,7 +165,7 @@ describe('export', () => {
 
     const anki = await fetch(`${server.url}/api/recall-sets/${set.body.id}/export?format=anki`, { headers: { authorization: `Bearer ${token}` } });
     const ankiExport = await anki.text();
-    expect(ankiExport).toBe('#separator:tab\n#html:false\n#columns:Front\tBack\n#deck:Cells, "basics"\nenergy, mostly\tMitochondria make ATP\nRibosomes build proteins\t\n');
+    expect(ankiExport).toBe('#separator:tab\n#html:false\n#notetype:Basic\n#columns:Front\tBack\n#deck:Cells, "basics"\nenergy, mostly\tMitochondria make ATP\nRibosomes build proteins\t\n');
 
     for (const body of [{ format: 'csv', text: csvText }, { format: 'anki_text', text: ankiExport }]) {
       const preview = await server.api<ImportPreview>('POST', '/api/recall-sets/import/preview', { token, body });

@@ -6,7 +6,7 @@
  */
 import type { SurveyContent, SurveyQuestionResult, SurveyResults } from '@tutorloop/shared';
 import type { StoredSurveyResponse } from '../storage/surveys';
-import { toCsv } from './csv';
+import { toCsv } from '../csv/csv';
 
 /** A session that answered the survey: when it began answering and whether it reached the end. */
 export interface Respondent {
