@@ -1,105 +1,150 @@
 /**
- * Reads the notes out of an Anki package (`.apkg`): a zip (fflate) holding the collection as
- * SQLite — `collection.anki21b` (zstd-compressed, fzstd; schema 18: `notetypes`, `fields`,
- * `decks` tables), else `collection.anki21` / `collection.anki2` (schema 11: note types and
- * decks as JSON in `col`). Newer Anki writes all of them, the older ones holding only a note
- * asking to update, so the newest wins. The collection is opened read-only with
- * better-sqlite3 from a temporary file that is removed at once (so it lives in db/, the one
- * folder that opens SQLite). Media are not read.
+ * The `.apkg` reader (the `ApkgReader` port of services/set-transfer.ts). Each package is read
+ * in a worker thread of its own (apkg-worker.mjs → apkg-package.ts: zip directory checked,
+ * collection unpacked with caps while streaming, SQLite read with views and triggers refused),
+ * under a heap limit and a deadline, and the thread is terminated when it passes either
+ * (SPEC §8). This thread only looks at the first bytes, hands a copy of the archive over,
+ * answers with the worker's result or a plain-words failure, and removes the folder the worker
+ * unpacked into — also when the worker was stopped. The decompressed collection never reaches
+ * this thread. Before, all of it ran here: one archive stalled every learner for seconds and
+ * grew the server by up to 2 GB.
+ *
+ * At most `concurrency` packages are read at once and a few more wait their turn; past that the
+ * reader answers that it is busy, so a burst of imports cannot start a thread each.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import Database from 'better-sqlite3';
-import { unzipSync } from 'fflate';
-import { decompress as zstdDecompress } from 'fzstd';
-import type { AnkiNote } from '../core/recall-sets/import-anki';
+import { Worker } from 'node:worker_threads';
 import type { ApkgReader } from '../services/set-transfer';
 
-const collectionNames = ['collection.anki21b', 'collection.anki21', 'collection.anki2'] as const;
-/** Largest collection accepted once unpacked: a deck of text notes is far smaller. */
-const collectionMaxBytes = 64 * 1024 * 1024;
-const zipMagic = [0x50, 0x4b, 0x03, 0x04];
+/** The worker's entry, resolved in this one place (a bundled server ships the file beside its output). */
+const workerEntry = new URL('./apkg-worker.mjs', import.meta.url);
+
+export interface ApkgReaderOptions {
+  /** How long one package may take once its worker has loaded (default 10 s). */
+  deadlineMs?: number;
+  /** How long a worker may take to load (default 30 s: tsx compiles the reader on a cold cache). */
+  bootTimeoutMs?: number;
+  /**
+   * The worker's V8 heap (default 128 MB). Buffers and SQLite's own memory lie outside it: the
+   * caps of apkg-package.ts and apkg-collection.ts bound those.
+   */
+  maxOldGenerationSizeMb?: number;
+  /** Packages read at the same time (default 2). */
+  concurrency?: number;
+  /** Packages waiting for a turn before the reader answers that it is busy (default 8). */
+  maxWaiting?: number;
+  /** Where each read's folder is made (default the system's temporary directory). */
+  temporaryDirectory?: string;
+}
 
 type Outcome = Awaited<ReturnType<ApkgReader>>;
 
-export const readApkg: ApkgReader = async (bytes) => {
-  if (bytes.length < 4 || zipMagic.some((byte, index) => bytes[index] !== byte)) return { ok: false, error: 'this is not an .apkg file (not a zip archive).' };
-  let entries: Record<string, Uint8Array>;
-  try {
-    entries = unzipSync(bytes, {
-      filter: (file) => (collectionNames as readonly string[]).includes(file.name) && file.originalSize <= collectionMaxBytes,
-    });
-  } catch (error) {
-    return { ok: false, error: `the archive could not be read (${(error as Error).message}).` };
-  }
-  const name = collectionNames.find((candidate) => entries[candidate]);
-  if (!name) return { ok: false, error: 'no Anki collection in this archive (expected collection.anki21b, .anki21 or .anki2).' };
-  let collection = entries[name]!;
-  if (name === 'collection.anki21b') {
+type WorkerMessage = { type: 'ready' } | { type: 'done'; outcome: Outcome } | { type: 'failed'; message: string } | { type: 'boot_failed'; message: string };
+
+const zipMagic = [0x50, 0x4b, 0x03, 0x04];
+
+interface ReadSettings {
+  temporaryDirectory: string;
+  deadlineMs: number;
+  bootTimeoutMs: number;
+  maxOldGenerationSizeMb: number;
+}
+
+export function createApkgReader(options: ApkgReaderOptions = {}): ApkgReader {
+  const settings: ReadSettings = {
+    temporaryDirectory: options.temporaryDirectory ?? tmpdir(),
+    deadlineMs: options.deadlineMs ?? 10_000,
+    bootTimeoutMs: options.bootTimeoutMs ?? 30_000,
+    maxOldGenerationSizeMb: options.maxOldGenerationSizeMb ?? 128,
+  };
+  const concurrency = options.concurrency ?? 2;
+  const maxWaiting = options.maxWaiting ?? 8;
+  let running = 0;
+  const waiting: Array<() => void> = [];
+  // A finished read hands its turn straight to the next waiting one.
+  const release = () => {
+    const next = waiting.shift();
+    if (next) next();
+    else running -= 1;
+  };
+
+  return async (bytes) => {
+    if (bytes.length < 4 || zipMagic.some((byte, index) => bytes[index] !== byte)) return { ok: false, error: 'this is not an .apkg file (not a zip archive).' };
+    if (running < concurrency) running += 1;
+    else if (waiting.length >= maxWaiting) return { ok: false, error: 'the server is busy reading other packages; try again in a minute.' };
+    else await new Promise<void>((resolve) => waiting.push(resolve));
     try {
-      collection = zstdDecompress(collection);
-    } catch (error) {
-      return { ok: false, error: `the collection could not be decompressed (${(error as Error).message}).` };
+      return await readInWorker(bytes, settings);
+    } finally {
+      release();
     }
-    if (collection.length > collectionMaxBytes) return { ok: false, error: 'the collection is too large.' };
-  }
-  return readCollection(collection);
-};
+  };
+}
 
-function readCollection(collection: Uint8Array): Outcome {
-  const folder = mkdtempSync(path.join(tmpdir(), 'tutorloop-apkg-'));
-  const file = path.join(folder, 'collection.sqlite');
-  let database: Database.Database | null = null;
+/** The reader the server uses. */
+export const readApkg: ApkgReader = createApkgReader();
+
+async function readInWorker(bytes: Uint8Array, settings: ReadSettings): Promise<Outcome> {
+  const folder = await mkdtemp(path.join(settings.temporaryDirectory, 'tutorloop-apkg-'));
   try {
-    writeFileSync(file, collection);
-    database = new Database(file, { readonly: true, fileMustExist: true });
-    const tables = new Set((database.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as Array<{ name: string }>).map((row) => row.name));
-    if (!tables.has('notes')) return { ok: false, error: 'the collection has no notes table.' };
-    return { ok: true, value: tables.has('notetypes') ? readSchema18(database) : readSchema11(database) };
-  } catch (error) {
-    return { ok: false, error: `the collection could not be read (${(error as Error).message}).` };
+    return await new Promise<Outcome>((resolve, reject) => {
+      const worker = new Worker(workerEntry, {
+        // Nothing of the server's environment (secrets) or flags reaches the thread.
+        env: {},
+        execArgv: [],
+        name: 'apkg-reader',
+        resourceLimits: { maxOldGenerationSizeMb: settings.maxOldGenerationSizeMb, maxYoungGenerationSizeMb: 16 },
+      });
+      let settled = false;
+      const settle = (finish: () => void) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        // Not awaited: the answer does not wait for the thread to wind down.
+        void worker.terminate();
+        finish();
+      };
+      let timer = setTimeout(() => settle(() => reject(new Error(`the .apkg reader did not start within ${settings.bootTimeoutMs} ms`))), settings.bootTimeoutMs);
+      worker.on('message', (message: WorkerMessage) => {
+        switch (message.type) {
+          case 'ready': {
+            clearTimeout(timer);
+            timer = setTimeout(
+              () => settle(() => resolve({ ok: false, error: `reading the package took longer than ${settings.deadlineMs >= 1000 ? `${Math.round(settings.deadlineMs / 1000)} seconds` : `${settings.deadlineMs} ms`}, so it was stopped.` })),
+              settings.deadlineMs,
+            );
+            // A copy of its own, moved rather than cloned: the caller's bytes may be a view of a larger buffer.
+            const copy = new Uint8Array(bytes);
+            worker.postMessage({ bytes: copy, folder }, [copy.buffer]);
+            return;
+          }
+          case 'done':
+            return settle(() => resolve(message.outcome));
+          case 'failed':
+            // Something in the archive that the reader's checks did not foresee: still the archive's failure.
+            return settle(() => resolve({ ok: false, error: `the package could not be read (${message.message}).` }));
+          case 'boot_failed':
+            return settle(() => reject(new Error(`the .apkg reader could not start: ${message.message}`)));
+          default: {
+            const unreachable: never = message;
+            return settle(() => reject(new Error(`unknown message from the .apkg reader: ${JSON.stringify(unreachable)}`)));
+          }
+        }
+      });
+      worker.on('error', (error: Error & { code?: string }) =>
+        settle(() =>
+          resolve({
+            ok: false,
+            error: error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? 'reading the package needs more memory than the server allows.' : `the package could not be read (${error.message}).`,
+          }),
+        ),
+      );
+      worker.on('exit', () => settle(() => resolve({ ok: false, error: 'the package reader stopped before it finished.' })));
+    });
   } finally {
-    database?.close();
-    rmSync(folder, { recursive: true, force: true });
-  }
-}
-
-interface NoteRow {
-  mid: number | bigint;
-  flds: string;
-  did: number | bigint | null;
-}
-
-const notesQuery = 'SELECT n.mid AS mid, n.flds AS flds, (SELECT c.did FROM cards c WHERE c.nid = n.id ORDER BY c.ord LIMIT 1) AS did FROM notes n ORDER BY n.id';
-
-/** Schema 11: note types and decks are JSON objects in the one row of `col`. */
-function readSchema11(database: Database.Database): AnkiNote[] {
-  const col = database.prepare('SELECT models, decks FROM col LIMIT 1').get() as { models: string; decks: string } | undefined;
-  const models = parseJson<Record<string, { type?: number }>>(col?.models);
-  const decks = parseJson<Record<string, { name?: string }>>(col?.decks);
-  return (database.prepare(notesQuery).all() as NoteRow[]).map((row) => ({
-    fields: row.flds.split('\x1f'),
-    cloze: models[String(row.mid)]?.type === 1,
-    deck: row.did === null ? null : (decks[String(row.did)]?.name ?? null),
-  }));
-}
-
-/** Schema 18: `notetypes` and `decks` tables; a deck's path is joined by \x1f. */
-function readSchema18(database: Database.Database): AnkiNote[] {
-  const decks = new Map((database.prepare('SELECT id, name FROM decks').all() as Array<{ id: number | bigint; name: string }>).map((row) => [String(row.id), row.name.split('\x1f').join('::')]));
-  return (database.prepare(notesQuery).all() as NoteRow[]).map((row) => ({
-    fields: row.flds.split('\x1f'),
-    // The note type's kind sits in a protobuf blob; cloze markup in the first field tells as well.
-    deck: row.did === null ? null : (decks.get(String(row.did)) ?? null),
-  }));
-}
-
-function parseJson<T extends object>(text: string | undefined): T {
-  try {
-    const value = JSON.parse(text ?? '{}') as unknown;
-    return (typeof value === 'object' && value !== null ? value : {}) as T;
-  } catch {
-    return {} as T;
+    // The worker may still hold the file open (it was terminated mid-read): removing it is safe on POSIX.
+    await rm(folder, { recursive: true, force: true });
   }
 }
