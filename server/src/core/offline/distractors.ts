@@ -23,6 +23,8 @@ import { wordNet } from './wordnet';
 
 /** Most substitutes tried per word. */
 const PER_WORD = 3;
+/** Noun senses a word may have for its WordNet category to be trusted (see sisterSubstitutes). */
+const maximumNounSenses = 1;
 
 function matchCase(model: string, word: string): string {
   return /^\p{Lu}/u.test(model) ? word.charAt(0).toUpperCase() + word.slice(1) : word;
@@ -34,7 +36,12 @@ function pluralOf(noun: string): string {
   return `${noun}s`;
 }
 
+const numberWords = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve'];
+
 function numberSubstitutes(token: string): string[] {
+  // A number written as a word ("eight planets") moves to its neighbours, as words.
+  const spelled = numberWords.indexOf(token.toLowerCase());
+  if (spelled >= 0) return [spelled + 1, spelled - 1, spelled + 2].filter((n) => n >= 0 && n < numberWords.length).map((n) => numberWords[n]!);
   if (!/^\d+$/.test(token)) return [];
   const n = Number(token);
   if (n >= 1000 && n <= 2100) return [n + 1, n - 1, n + 2].map(String);
@@ -70,10 +77,14 @@ function sisterSubstitutes(token: string, avoid: ReadonlySet<string>): string[] 
     return nouns > 0 && nouns >= senseCount(candidate, 'v') && nouns >= senseCount(candidate, 'a');
   });
   if (!lemma) return [];
+  // Only a word with one sense as a noun has a category we can trust: "capital" (a city or
+  // wealth?) or "water" would give siblings of the wrong sense ("security", "extravasation"),
+  // nonsense to a learner (issue 28).
+  if (senseCount(lemma, 'n') > maximumNounSenses) return [];
   const plural = token !== lemma;
   const sense = wn.commonSynsets(lemma, 1).find((synset) => wn.pos(synset) === 'n');
   if (sense === undefined) return [];
-  const out: string[] = [];
+  const out: Array<{ word: string; familiarity: number }> = [];
   for (const parent of wn.hypernyms(sense)) {
     // A small, specific category, as the evaluator's substitution rule has it (idea-match.ts).
     if (wn.depth(parent) < 4 || wn.hyponyms(parent).length > COUSIN_CATEGORY_MAX) continue;
@@ -82,13 +93,16 @@ function sisterSubstitutes(token: string, avoid: ReadonlySet<string>): string[] 
       const word = wn.lemmas(sibling)[0];
       if (!word || !/^[a-z]+$/.test(word) || avoid.has(word)) continue;
       if (plural && /(?:um|us|on|is|a)$/.test(word)) continue;
-      out.push(plural ? pluralOf(word) : word);
+      // Among siblings, the more familiar first (WordNet's polysemy count is its measure of
+      // familiarity): "stars" before "planetesimals".
+      out.push({ word: plural ? pluralOf(word) : word, familiarity: wn.synsets(word).length });
     }
   }
-  return out;
+  return out.sort((a, b) => b.familiarity - a.familiarity).map((entry) => entry.word);
 }
 
-const AUXILIARY = /^(?:is|are|was|were|can|will|would|should|must|has|have|had|does|do|did)$/i;
+// Not has/have/do: as main verbs they would need "does not have" ("has not eight planets").
+const AUXILIARY = /^(?:is|are|was|were|can|will|would|should|must)$/i;
 
 /** The statement negated after its first auxiliary ("Paris is not the capital"), or null. */
 export function negated(content: string): string | null {
@@ -122,12 +136,13 @@ export function substituteDistractors(content: string, seed: string, limit: numb
   const perWord = spans.map((_, offset) => {
     const span = spans[(start + offset) % spans.length]!;
     const token = span.tokens[0]!;
-    const numeric = /\d/.test(token);
+    const numeric = /\d/.test(token) || numberWords.includes(token.toLowerCase());
     // A capitalised word inside the sentence is a name: no sister or antonym for it.
     const name = span.start > 0 && /^\p{Lu}/u.test(span.raw);
     const words = numeric ? numberSubstitutes(token) : name ? [] : [...antonymSubstitutes(token), ...sisterSubstitutes(token, avoid)];
+    // Sister terms come most familiar first; the seed only varies which of the top ones lead.
     return words
-      .map((word) => ({ word, rank: stableHash(`${seed}|${word}`) }))
+      .map((word, index) => ({ word, rank: Math.floor(index / PER_WORD) * 2 ** 32 + stableHash(`${seed}|${word}`) }))
       .sort((a, b) => a.rank - b.rank)
       .filter(({ word }) => numeric || !paraphrases(word, token))
       .slice(0, PER_WORD)

@@ -86,7 +86,11 @@ function widgetSpoilers(widget: Widget, moment: Moment): string[] {
   const found: string[] = [];
   if (widget.kind === 'multiple_choice' && moment.level < 2) found.push(`multiple choice at cue level ${moment.level}`);
   const request = { kind: widget.kind, props: widget.props } as Parameters<typeof widgetTexts>[0];
-  for (const piece of widgetTexts(request)) found.push(...spoilersIn(piece.text, moment, piece.option));
+  // From level 2 a multiple choice shows the cued point whole among its options, so its prompt
+  // may name the point's words too (its blank sits where the options differ, issue 28); it
+  // still may not give away any other point.
+  const choiceShown = widget.kind === 'multiple_choice' && moment.level >= 2;
+  for (const piece of widgetTexts(request)) found.push(...spoilersIn(piece.text, moment, piece.option || choiceShown));
   return found;
 }
 

@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import type { ChecklistPoint, TutorEvent, TutorInput } from '../provider';
 import { extractKeyTerms, matchedTerms, normalizeText } from './lexical';
 import { givesAway } from './spoilers';
-import { composeReply, replyOffline, type ComposedReply } from './offline-tutor';
+import { choicePrompt, composeReply, replyOffline, type ComposedReply } from './offline-tutor';
+import { substituteDistractors } from './distractors';
 import { allPoints, points, tutorInput } from './test-fixtures';
 
 async function collect(input: TutorInput): Promise<TutorEvent[]> {
@@ -68,7 +69,17 @@ describe('replyOffline — cues never give the point away', () => {
           for (const other of allPoints) expect(normalizeText(text)).not.toContain(normalizeText(other.content));
           expectNoLeaks(text, input);
           const widget = events.find((e) => e.type === 'widget');
-          if (widget?.type === 'widget') {
+          if (widget?.type === 'widget' && widget.widget.kind === 'multiple_choice') {
+            // The options show the point whole at this level; the prompt's blank sits exactly
+            // where they differ, so every word it shows is one all options share (issue 28).
+            const options = choiceOptionsOf(widget);
+            const shown = /“(.*)”/.exec(widget.widget.props.prompt)?.[1];
+            if (shown) {
+              shown.split(' ').forEach((word, index) => {
+                if (!word.includes('_')) for (const option of options) expect(option.split(' ')[index], widget.widget.props.prompt).toBe(word);
+              });
+            }
+          } else if (widget?.type === 'widget') {
             expectHidden(widget.widget.props.prompt, point);
             if (widget.widget.kind === 'free_text') expectHidden(FreeTextProps.parse(widget.widget.props).context ?? '', point);
           }
@@ -121,8 +132,9 @@ describe('replyOffline — the multiple-choice widget', () => {
       }
       expect(textOf(events)).toMatch(/another way|different approach|which of these/i);
     }
-    // Term-level substitutes give most points a multiple choice even with nothing recalled yet.
-    expect(widgets).toBeGreaterThanOrEqual(allPoints.length - 2);
+    // Term-level substitutes give most points a multiple choice even with nothing recalled yet
+    // (a point whose words are all ambiguous nouns gets the cloze again instead of nonsense).
+    expect(widgets).toBeGreaterThanOrEqual(allPoints.length - 3);
   });
 
   it('builds distractors from the point itself: one word substituted or the statement negated', () => {
@@ -268,5 +280,21 @@ describe('replyOffline — questions, own words, a different idea after a miss (
     const text = composeReply(input).text;
     expect(text).toMatch(/“[^”]*(?:list|tuple|immutable)[^”]*”/i);
     for (const other of allPoints.filter((p) => p.id !== points.pythonTuples.id && p.id !== points.bigO.id)) expect(givesAway(text, other.content)).toBe(false);
+  });
+});
+
+describe('choices a teacher would write (issue 28 item 3)', () => {
+  it('blanks exactly the words where the options differ, never a word they all share', () => {
+    const options = ['The solar system has seven planets', 'The solar system has eight planets', 'The solar system has nine planets'];
+    expect(choicePrompt('The solar system has eight planets', options)).toBe('Which of these completes “The solar system has _____ planets”?');
+    expect(choicePrompt('Rivers flow downhill', ['Deltas form at the mouth', 'Rivers flow downhill'])).toBe('Which of these is the idea we’re after?');
+  });
+
+  it('substitutes numbers by their neighbours and nouns only where the word’s category is certain', () => {
+    expect(substituteDistractors('The solar system has eight planets', 'p1', 3)).toEqual(expect.arrayContaining(['The solar system has seven planets', 'The solar system has nine planets']));
+    // "capital" is a city or wealth: no sister term of the wrong sense ("security"), only the negation.
+    expect(substituteDistractors('Paris is the capital of France', 'p1', 3)).toEqual(['Paris is not the capital of France']);
+    // "mitochondria" has one sense: its sister organelles are plausible.
+    expect(substituteDistractors('The mitochondria produce ATP through oxidative phosphorylation', 'p1', 3).join(' ')).toMatch(/lysosomes|ribosomes|centrioles/);
   });
 });

@@ -205,7 +205,7 @@ function chooseAnchor(input: TutorInput, probe: ChecklistPoint, asked: boolean):
 /** A card's question, with a question mark unless it has one ("Capital of France" → "Capital of France?"). */
 function cardQuestion(point: ChecklistPoint): string {
   const question = contextPhrase(point.context) ?? '';
-  return /[?:]$/.test(question) ? question : `${question.replace(/[.!;,]+$/u, '')}?`;
+  return /[?:]$/.test(question) ? question : `${question.replace(/(?<![.!;,])[.!;,]+$/u, '')}?`;
 }
 
 function openCue(point: ChecklistPoint, seed: string, anchor: KeyTerm | null): string {
@@ -217,7 +217,7 @@ function openCue(point: ChecklistPoint, seed: string, anchor: KeyTerm | null): s
   if (context && !matchPoint(prepareMessage(context), point.content).recalled) {
     const question = /\?$/.test(context);
     const template = pickTemplate(question ? CUE_CONTEXT_QUESTION : CUE_CONTEXT, seed, point.content);
-    const text = fill(template, { context: question ? context : context.replace(/[.!;:,]+$/u, '') });
+    const text = fill(template, { context: question ? context : context.replace(/(?<![.!;:,])[.!;:,]+$/u, '') });
     return guardCue(text, point.content, anchor ? 'first' : null);
   }
   if (anchor) {
@@ -264,6 +264,31 @@ export function choiceOptions(input: TutorInput, probe: ChecklistPoint): string[
   if (distractors.length === 0) return [];
   const at = stableHash(probe.id) % (distractors.length + 1);
   return [...distractors.slice(0, at), probe.content.trim(), ...distractors.slice(at)];
+}
+
+function comparable(word: string): string {
+  return word.toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
+}
+
+/**
+ * The question of a multiple choice: the point with a blank exactly where its options differ
+ * ("The solar system has _____ planets" when the options differ in the number), so a blank
+ * never falls on a word every option shares (issue 28); options that differ in more than
+ * single words get a plain question.
+ */
+export function choicePrompt(content: string, options: readonly string[]): string {
+  const words = content.replace(/\s+/g, ' ').trim().split(' ');
+  const differs = new Set<number>();
+  for (const option of options) {
+    const other = option.replace(/\s+/g, ' ').trim().split(' ');
+    if (other.length !== words.length) return 'Which of these is the idea we’re after?';
+    other.forEach((word, index) => {
+      if (comparable(word) !== comparable(words[index]!)) differs.add(index);
+    });
+  }
+  if (differs.size === 0 || differs.size > 2) return 'Which of these is the idea we’re after?';
+  const blanked = words.map((word, index) => (differs.has(index) ? word.replace(/[\p{L}\p{N}]+/gu, '_____') : word)).join(' ');
+  return `Which of these completes “${blanked}”?`;
 }
 
 /**
@@ -357,7 +382,7 @@ function cue(input: TutorInput, probe: ChecklistPoint, seed: string, anchor: Key
     text: [pickBySeed(CHOICE_INTRO, `${seed}|choice`)],
     widget: widgetEvent(probe, attempts, {
       kind: 'multiple_choice',
-      props: { prompt: `Which of these completes “${clozeOf(probe.content, anchor)}”?`, options },
+      props: { prompt: choicePrompt(probe.content, options), options },
     }),
   };
 }
@@ -376,7 +401,7 @@ function answerQuestion(input: TutorInput, probe: ChecklistPoint, question: stri
   if (isContinuation(question)) return pickBySeed(CONTINUE_ANSWER, `${seed}|continue`);
   if (isClarification(question)) {
     const context = contextPhrase(probe.context);
-    const about = context && !matchPoint(prepareMessage(context), probe.content).recalled ? ` It’s about this: ${context.replace(/[.!;:,]+$/u, '')}.` : '';
+    const about = context && !matchPoint(prepareMessage(context), probe.content).recalled ? ` It’s about this: ${context.replace(/(?<![.!;:,])[.!;:,]+$/u, '')}.` : '';
     return fill(pickBySeed(CLARIFY_ANSWER, `${seed}|clarify`), { title: input.title }) + about;
   }
   if (/\bhints?\b/i.test(question)) return pickBySeed(HINT_ANSWER, `${seed}|hint`);
@@ -388,7 +413,7 @@ function answerQuestion(input: TutorInput, probe: ChecklistPoint, question: stri
     .map((p) => ({ p, hits: matchPoint(asked, p.content).hits.length }))
     .filter(({ hits }) => hits >= 1)
     .sort((a, b) => b.hits - a.hits)[0];
-  if (known) return fill(pickBySeed(RECALLED_ANSWER, `${seed}|recalled`), { content: known.p.content.replace(/\s+/g, ' ').trim().replace(/[.!]+$/u, '') });
+  if (known) return fill(pickBySeed(RECALLED_ANSWER, `${seed}|recalled`), { content: known.p.content.replace(/\s+/g, ' ').trim().replace(/(?<![.!])[.!]+$/u, '') });
   return pickBySeed(HOLD_ANSWER, `${seed}|hold`);
 }
 
@@ -418,7 +443,7 @@ function rabbitholeBody(input: TutorInput, seed: string): string[] {
     parts.push(fill(pickBySeed(n === 1 ? RABBITHOLE_RECALL_ONE : RABBITHOLE_RECALL_MANY, `${seed}|rh-ack`), { n: countWord(n) }));
     if (!input.probePoint) parts.push(fill(RABBITHOLE_ALL_DONE[0], { title: input.title }));
   }
-  const topic = input.rabbitholeTopic?.replace(/\s+/g, ' ').trim().replace(/[.!?]+$/u, '') || 'this tangent';
+  const topic = input.rabbitholeTopic?.replace(/\s+/g, ' ').trim().replace(/(?<![.!?])[.!?]+$/u, '') || 'this tangent';
   parts.push(fill(pickBySeed(EXPLORE, `${seed}|explore`), { topic }));
   return parts;
 }
