@@ -120,6 +120,8 @@ describe('retry (SPEC §5)', () => {
     expect(input.trigger).toBe('learner_message');
     expect(input.conversation.at(-1)).toEqual({ role: 'learner', content: 'mitochondria make ATP' });
     expect(input.justRecalled.map((point) => point.content)).toEqual(['mitochondria make ATP']);
+    // …and told what it said before, so it can say it differently (issue 28).
+    expect(input.retryOf).toBe(first.payload.message);
 
     // The old reply stays in the store, marked superseded; history and replay show only the new one.
     const rows = storedMessages(sessionId);

@@ -107,6 +107,11 @@ export interface TutorInput {
   conversation: ConversationMessage[];
   /** The learner's turn number (1 for the first learner message). */
   turn: number;
+  /**
+   * Set on a `retry` (SPEC §5): the reply being replaced, so a deterministic tutor can say it
+   * differently (issue 28). Never stored; the replaced reply is not in `conversation`.
+   */
+  retryOf?: string;
 }
 
 /** A widget as the tutor asks for it, before the engine gives it an id (kind and props stay linked). */

@@ -298,3 +298,21 @@ describe('choices a teacher would write (issue 28 item 3)', () => {
     expect(substituteDistractors('The mitochondria produce ATP through oxidative phosphorylation', 'p1', 3).join(' ')).toMatch(/lysosomes|ribosomes|centrioles/);
   });
 });
+
+describe('retry (issue 28 item 3)', () => {
+  it('says the reply differently when asked for it again, across points and cue levels', async () => {
+    let differed = 0;
+    let tried = 0;
+    for (const point of allPoints) {
+      for (const probeAttempts of [0, 1]) {
+        const input = tutorInput({ probePoint: point, probeAttempts, turn: 3 });
+        const first = textOf(await collect(input));
+        const again = textOf(await collect({ ...input, retryOf: first }));
+        tried += 1;
+        if (normalizeText(again) !== normalizeText(first)) differed += 1;
+        expectHidden(again, point);
+      }
+    }
+    expect(differed).toBe(tried);
+  });
+});

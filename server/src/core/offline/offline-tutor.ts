@@ -98,6 +98,9 @@ export interface ComposedReply {
   widget: WidgetEvent | null;
 }
 
+/** Phrasing variants tried for a `retry` before giving up on saying it differently. */
+const maxRetryVariants = 12;
+
 /** Points at least this long (characters) are also offered a free-text widget on attempt 1. */
 export const LONG_CONTENT_LENGTH = 160;
 /** Most options of the multiple-choice widget (the probe plus distractors). */
@@ -459,9 +462,10 @@ export function learnerAsked(input: TutorInput): boolean {
  * Composes the whole reply (text and optional widget) for one turn. Pure and deterministic.
  * `returning` is set when the learner just left a rabbit hole.
  */
-export function composeReply(input: TutorInput, returning = false): ComposedReply {
+export function composeReply(input: TutorInput, returning = false, variant = 0): ComposedReply {
   const probe = input.probePoint;
-  const seed = `${input.turn}|${probe?.id ?? ''}`;
+  // Phrasing follows the seed: another variant picks other phrasings for the same reply.
+  const seed = `${input.turn}|${probe?.id ?? ''}${variant > 0 ? `|v${variant}` : ''}`;
   const parts: string[] = [];
   if (returning) parts.push(pickBySeed(BACK_TO_REVIEW, `${seed}|back`));
 
@@ -515,7 +519,14 @@ export async function* replyOffline(input: TutorInput): AsyncGenerator<TutorEven
     : change.mode === 'rabbithole'
       ? { ...input, mode: 'rabbithole', rabbitholeTopic: change.topic }
       : { ...input, mode: 'recall', rabbitholeTopic: null, probeAttempts: 0 };
-  const reply = composeReply(effective, change?.mode === 'recall');
+  let reply = composeReply(effective, change?.mode === 'recall');
+  // A retry says it differently (issue 28): the first phrasing variant whose text differs.
+  if (input.retryOf !== undefined) {
+    const before = normalizeText(input.retryOf);
+    for (let variant = 1; variant <= maxRetryVariants && normalizeText(reply.text) === before; variant += 1) {
+      reply = composeReply(effective, change?.mode === 'recall', variant);
+    }
+  }
   for (const text of splitIntoChunks(reply.text)) yield { type: 'text_delta', text };
   if (change) yield { type: 'mode', toolCallId: offlineModeToolCallId(input.turn, change.mode), change };
   else if (reply.widget) yield reply.widget;

@@ -80,7 +80,7 @@ export const CUE_ANCHOR: Variants = [
 export const CUE_CLOZE: Variants = [
   'Here’s a hint — try filling in the blanks: “{cloze}”',
   'Let me give you a skeleton to work from: “{cloze}”',
-  'Here’s a stronger hint. Fill in the gaps: “{cloze}”',
+  'Here’s something to go on — fill in the gaps: “{cloze}”',
 ];
 export const CUE_CLOZE_AGAIN: Variants = ['Here’s the skeleton again: “{cloze}” Take your time.', 'Let’s look at the blanks once more: “{cloze}”'];
 export const FREE_TEXT_INVITE: Variants = [

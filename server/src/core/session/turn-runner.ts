@@ -219,7 +219,8 @@ export class TurnRunner<Evaluation> {
       return true;
     }
     const signal = AbortSignal.any([roomSignal, job.stop.signal]);
-    const input = this.hooks.tutorInput(snapshot, trigger, replyTo, evaluation);
+    const built = this.hooks.tutorInput(snapshot, trigger, replyTo, evaluation);
+    const input = replaces ? { ...built, retryOf: replaces.previous.content } : built;
     const options = {
       pointIds: this.hooks.leakMarkers(snapshot),
       // A widget already pending stays the only one: the tutor cannot stack another on it.
