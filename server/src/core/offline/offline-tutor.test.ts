@@ -316,3 +316,17 @@ describe('retry (issue 28 item 3)', () => {
     expect(differed).toBe(tried);
   });
 });
+
+describe('never the same sentence twice in a row (issue 28 item 3)', () => {
+  it('a reply after a miss repeats no sentence of the tutor’s last one', async () => {
+    for (const point of allPoints) {
+      const first = textOf(await collect(tutorInput({ probePoint: point, probeAttempts: 3, turn: 4 })));
+      const next = textOf(
+        await collect(tutorInput({ probePoint: point, probeAttempts: 4, turn: 5, conversation: [{ role: 'tutor', content: first }, { role: 'learner', content: 'no idea at all' }] })),
+      );
+      const said = new Set(first.split(/(?<=[.!?”])\s+/).map(normalizeText));
+      const repeated = next.split(/(?<=[.!?”])\s+/).map(normalizeText).filter((sentence) => sentence && said.has(sentence) && !sentence.includes('_'));
+      expect(repeated, `${first}\n→ ${next}`).toEqual([]);
+    }
+  });
+});

@@ -98,6 +98,14 @@ export interface ComposedReply {
   widget: WidgetEvent | null;
 }
 
+/** A reply's sentences, normalised, for telling a repeated sentence. */
+function sentencesOf(text: string): string[] {
+  return text
+    .split(/(?<=[.!?”])\s+/)
+    .map((sentence) => normalizeText(sentence))
+    .filter(Boolean);
+}
+
 /** Phrasing variants tried for a `retry` before giving up on saying it differently. */
 const maxRetryVariants = 12;
 
@@ -520,12 +528,20 @@ export async function* replyOffline(input: TutorInput): AsyncGenerator<TutorEven
       ? { ...input, mode: 'rabbithole', rabbitholeTopic: change.topic }
       : { ...input, mode: 'recall', rabbitholeTopic: null, probeAttempts: 0 };
   let reply = composeReply(effective, change?.mode === 'recall');
-  // A retry says it differently (issue 28): the first phrasing variant whose text differs.
-  if (input.retryOf !== undefined) {
-    const before = normalizeText(input.retryOf);
-    for (let variant = 1; variant <= maxRetryVariants && normalizeText(reply.text) === before; variant += 1) {
-      reply = composeReply(effective, change?.mode === 'recall', variant);
+  // Never the same sentence twice in a row (issue 28): a retry says the replaced reply
+  // differently, and a reply repeats no sentence of the tutor's last one — the first phrasing
+  // variant that shares none, else the one that shares fewest.
+  const avoid = input.retryOf ?? (input.trigger === 'session_start' ? undefined : lastTutorMessage(effective)?.content);
+  if (avoid !== undefined) {
+    const said = new Set(sentencesOf(avoid));
+    const repeats = (text: string) => sentencesOf(text).filter((sentence) => said.has(sentence)).length + (input.retryOf !== undefined && normalizeText(text) === normalizeText(avoid) ? 1 : 0);
+    let best = { reply, repeats: repeats(reply.text) };
+    for (let variant = 1; variant <= maxRetryVariants && best.repeats > 0; variant += 1) {
+      const candidate = composeReply(effective, change?.mode === 'recall', variant);
+      const count = repeats(candidate.text);
+      if (count < best.repeats) best = { reply: candidate, repeats: count };
     }
+    reply = best.reply;
   }
   for (const text of splitIntoChunks(reply.text)) yield { type: 'text_delta', text };
   if (change) yield { type: 'mode', toolCallId: offlineModeToolCallId(input.turn, change.mode), change };
