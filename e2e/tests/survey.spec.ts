@@ -128,6 +128,6 @@ test('a learner thinks a topic through with the offline partner and ends with a 
   await page.getByRole('button', { name: 'End session' }).click();
   await page.getByRole('button', { name: 'End now' }).click();
   await expect(page.getByRole('heading', { name: 'Thinking about why habits stick', level: 1 })).toBeVisible();
-  await expect(page.getByTestId('thought-summary')).toContainText('You thought about why habits stick');
+  await expect(page.getByTestId('thought-summary')).toContainText('You thought through why habits stick');
   await screenshots(page, 'thought-summary');
 });

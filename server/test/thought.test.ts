@@ -73,7 +73,7 @@ describe('a thought session with the offline partner (no API key)', () => {
     expect(summary).toMatchObject({ type: 'thought', status: 'completed', reason: 'ended_by_learner', turns: 30, recalledCount: 0, totalPoints: 0, points: [] });
     expect(summary.thought?.topic).toBe('habits and motivation');
     expect(summary.thought?.learnerMessages).toBe(30);
-    expect(summary.thought?.summary).toMatch(/^You thought about habits and motivation/);
+    expect(summary.thought?.summary).toMatch(/^You thought through habits and motivation\. You started from “/);
     expect(summary.thought?.summary).toContain('motivation');
 
     // Rolling summaries every few turns (agent "summary"), then the closing one.

@@ -26,3 +26,29 @@ describe('the offline thought partner (SPEC §4.5)', () => {
     expect(summary).not.toContain('idea number 0 ');
   });
 });
+
+describe('reads like a person wrote it (issues 25 and 28)', () => {
+  it('opens on a question topic without bending its grammar', () => {
+    const opening = offlineThoughtReply({ sessionId: 's1', topic: 'Should I learn Rust or Go next?', summary: '', recentMessages: [] });
+    expect(opening).toContain('your question “Should I learn Rust or Go next?”');
+    expect(opening).not.toMatch(/about Should/);
+  });
+
+  it('does not reflect "ok" back as an idea, and meets "I don’t know" with a smaller question', () => {
+    expect(offlineThoughtReply(input('ok'))).toMatch(/^Take your time\./);
+    expect(offlineThoughtReply(input('I don’t know'))).toMatch(/smaller/);
+  });
+
+  it('sums up the path the learner took and the words they kept coming back to', () => {
+    const messages = [
+      { role: 'learner' as const, content: 'Rust feels safer because of the borrow checker.' },
+      { role: 'partner' as const, content: 'What makes you think so?' },
+      { role: 'learner' as const, content: 'ok' },
+      { role: 'learner' as const, content: 'Go is easier to pick up, but Rust teaches me more.' },
+    ];
+    const summary = offlineThoughtSummary({ sessionId: 's1', topic: 'Should I learn Rust or Go next?', previousSummary: '', messages, final: true });
+    expect(summary).toBe(
+      'You thought through your question “Should I learn Rust or Go next?”. You started from “Rust feels safer because of the borrow checker” and ended at “Go is easier to pick up, but Rust teaches me more”. You kept coming back to Rust. A good next step: take the idea you felt least sure about and test it against one real example.',
+    );
+  });
+});
