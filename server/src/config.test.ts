@@ -40,6 +40,14 @@ describe('parseConfig', () => {
     expect(parseConfig({ ...env, SAFETY_MODEL: 'llama-guard3:1b' })).toMatchObject({ ok: true, value: { safetyModel: 'llama-guard3:1b' } });
   });
 
+  it('budgets model work per learner: 30 operations a minute, 20 new sessions per 10 minutes, 2,000,000 tokens a day (0 = unlimited)', () => {
+    expect(parseConfig({})).toMatchObject({ ok: true, value: { turnRateLimit: 30, sessionRateLimit: 20, learnerDailyTokens: 2_000_000 } });
+    expect(parseConfig({ SESSION_RATE_LIMIT: '5', LEARNER_DAILY_TOKENS: '0' })).toMatchObject({ ok: true, value: { sessionRateLimit: 5, learnerDailyTokens: 0 } });
+    expect(parseConfig({ LEARNER_DAILY_TOKENS: '' })).toMatchObject({ ok: true, value: { learnerDailyTokens: 2_000_000 } });
+    expect(parseConfig({ LEARNER_DAILY_TOKENS: '-1' })).toEqual({ ok: false, error: expect.stringMatching(/^Invalid configuration: LEARNER_DAILY_TOKENS .*"-1"/) });
+    expect(parseConfig({ SESSION_RATE_LIMIT: '0' })).toEqual({ ok: false, error: expect.stringMatching(/^Invalid configuration: SESSION_RATE_LIMIT .*"0"/) });
+  });
+
   it('stops with one line naming the variable', () => {
     expect(parseConfig({ PORT: 'eighty' })).toEqual({ ok: false, error: expect.stringMatching(/^Invalid configuration: PORT .*"eighty"/) });
     expect(parseConfig({ LLM_PROVIDER: 'gemini' })).toEqual({ ok: false, error: expect.stringMatching(/^Invalid configuration: LLM_PROVIDER .*"gemini"/) });

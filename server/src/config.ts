@@ -48,8 +48,16 @@ const ConfigSchema = z.object({
   WS_MAX_FRAME_BYTES: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1024).max(1_048_576).default(65_536)),
   /** Frames a learner may send per 10 seconds, across all their sockets, before `rate_limited` errors. */
   WS_RATE_LIMIT: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(10_000).default(30)),
-  /** Turns (chat messages, widget answers, rabbit-hole changes, HTTP steps) a learner may start per minute, across all sessions. */
+  /**
+   * Model operations a learner may start per minute, across all sessions (SPEC §8): turns (chat
+   * messages, widget answers, rabbit-hole changes, HTTP steps), retries, session openings and
+   * welcomes, thought summaries — one budget (core/limits/model-budget.ts).
+   */
   TURN_RATE_LIMIT: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(100_000).default(30)),
+  /** Sessions a learner may create per 10 minutes (`POST /api/sessions`); over it, 429 with Retry-After. */
+  SESSION_RATE_LIMIT: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(100_000).default(20)),
+  /** Model tokens (input + output, from llm_calls) a learner may spend per UTC day; 0 = unlimited. */
+  LEARNER_DAILY_TOKENS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).max(1_000_000_000_000).default(2_000_000)),
   /**
    * How long a turn keeps running after the last socket of its session closed, in ms; then
    * its model calls are cancelled (the learner's message stays, answered on reconnect).
@@ -84,6 +92,9 @@ export interface Config {
   wsMaxFrameBytes: number;
   wsRateLimit: number;
   turnRateLimit: number;
+  sessionRateLimit: number;
+  /** 0 = unlimited. */
+  learnerDailyTokens: number;
   sandbox: { pythonWorkers: number; javascriptWorkers: number; maxQueuedPerOwner: number };
   socketGraceMs: number;
   webDist: string;
@@ -135,6 +146,8 @@ export function parseConfig(environment: Record<string, string | undefined>): Co
       wsMaxFrameBytes: env.WS_MAX_FRAME_BYTES,
       wsRateLimit: env.WS_RATE_LIMIT,
       turnRateLimit: env.TURN_RATE_LIMIT,
+      sessionRateLimit: env.SESSION_RATE_LIMIT,
+      learnerDailyTokens: env.LEARNER_DAILY_TOKENS,
       sandbox: {
         pythonWorkers: env.SANDBOX_PYTHON_WORKERS,
         javascriptWorkers: env.SANDBOX_JAVASCRIPT_WORKERS,

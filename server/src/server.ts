@@ -15,6 +15,8 @@ import type { Config } from './config';
 import { repositoryRoot } from './config';
 import { loadCatalog, type Catalog } from './core/assessment';
 import { LearnerLimits } from './core/limits/learner-limits';
+import { LearnerModelBudget } from './core/limits/learner-model-budget';
+import type { ModelBudget } from './core/limits/model-budget';
 import { systemClock, uuidGenerator, type Clock, type Logger } from './core/ports';
 import type { TutorProvider } from './core/provider';
 import { SessionHub } from './core/session/session-hub';
@@ -25,6 +27,7 @@ import { openSqliteStorage } from './db/sqlite-storage';
 import { providerFactories } from './llm/provider-registry';
 import { noRouteMessage, registerRoutes } from './http/routes';
 import { recordRoutes, type RegisteredRoute } from './http/openapi-routes';
+import { registerSecurityHeaders } from './http/security-headers';
 import { createSandbox } from './sandbox';
 import { LearnerService } from './services/learners';
 import { RecallSetService } from './services/recall-sets';
@@ -35,6 +38,7 @@ import { loadBuiltInPlans } from './core/study-plans/built-in-plans';
 import { loadBuiltInSurveys } from './core/survey/built-in-surveys';
 import { SurveyService } from './services/surveys';
 import { SocketServer } from './ws/socket-server';
+import { rejectUpgrade } from './ws/upgrade';
 import { SchedulerService } from './services/scheduler';
 import { ProgressService } from './services/progress';
 import { createBindingOptimizer } from './scheduler/binding-optimizer';
@@ -66,18 +70,24 @@ export interface RunningServer {
 
 const version = (JSON.parse(readFileSync(path.join(repositoryRoot, 'package.json'), 'utf8')) as { version: string }).version;
 
-/** The tutor + evaluator provider the configuration asks for (llm/provider-registry.ts); model calls are recorded in llm_calls through the storage port. */
-export function createProvider(config: Config, storage: Storage, logger: Logger): TutorProvider {
+/**
+ * The tutor + evaluator provider the configuration asks for (llm/provider-registry.ts); model calls are recorded in
+ * llm_calls through the storage port, with their session's learner, and reported to `budget` (the daily token count).
+ */
+export function createProvider(config: Config, storage: Storage, logger: Logger, budget?: Pick<ModelBudget, 'noteUsage'>): TutorProvider {
   return providerFactories[config.provider]({
     config,
     logger,
     recordCall: (record) => {
       // Recording never holds up or fails a turn: the write is queued behind the units in progress.
       storage
-        .transaction((tx) =>
-          tx.llmCalls.add({
+        .transaction(async (tx) => {
+          // The learner is stored with the call, so deleting the session does not give its tokens back.
+          const learnerId = record.sessionId ? ((await tx.sessions.get(record.sessionId))?.learnerId ?? null) : null;
+          await tx.llmCalls.add({
             id: crypto.randomUUID(),
             sessionId: record.sessionId,
+            learnerId,
             purpose: record.purpose,
             provider: record.provider,
             model: record.model,
@@ -89,8 +99,12 @@ export function createProvider(config: Config, storage: Storage, logger: Logger)
             outcome: record.outcome,
             error: record.error,
             createdAt: record.startedAt,
-          }),
-        )
+          });
+          return learnerId;
+        })
+        .then((learnerId) => {
+          if (learnerId) budget?.noteUsage(learnerId, record.inputTokens + record.outputTokens, record.startedAt);
+        })
         .catch((error: unknown) => logger.warn({ err: error, sessionId: record.sessionId }, 'could not record a model call'));
     },
   });
@@ -103,13 +117,18 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
   });
   const storage = openSqliteStorage(config.databaseFile);
   const clock = overrides.clock ?? systemClock;
-  const provider = overrides.provider ?? createProvider(config, storage, logger as unknown as Logger);
+  // One budget per learner for every operation that calls a model, plus the day's tokens read from llm_calls (SPEC §8).
+  const modelBudget = new LearnerModelBudget(
+    { operations: { limit: config.turnRateLimit, windowMs: 60_000 }, dailyTokens: config.learnerDailyTokens },
+    { clock, tokensUsedSince: (learnerId, since) => storage.read((reader) => reader.llmCalls.tokensUsedSince(learnerId, since)) },
+  );
+  const provider = overrides.provider ?? createProvider(config, storage, logger as unknown as Logger, modelBudget);
   // Tokens are checked against the learner's token version (revoked by "sign out everywhere").
   const tokens = createTokenService(resolveJwtSecret(config.jwtSecret, config.dataDir), async (learnerId) => (await storage.read((reader) => reader.learners.get(learnerId)))?.tokenVersion ?? null);
   const catalog = overrides.catalog ?? loadCatalog();
   const sandbox = createSandbox(config.sandbox);
   const limits = new LearnerLimits(
-    { frames: { limit: config.wsRateLimit, windowMs: 10_000 }, turns: { limit: config.turnRateLimit, windowMs: 60_000 } },
+    { frames: { limit: config.wsRateLimit, windowMs: 10_000 }, sessions: { limit: config.sessionRateLimit, windowMs: 600_000 } },
     clock,
   );
 
@@ -122,6 +141,7 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
     ids: uuidGenerator,
     logger: logger as unknown as Logger,
     socketGraceMs: config.socketGraceMs,
+    modelBudget,
   });
   const hub = new SessionHub(modules);
   const learners = new LearnerService(storage);
@@ -159,10 +179,12 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
     logger: logger as unknown as Logger,
     maxFrameBytes: config.wsMaxFrameBytes,
     limits,
+    modelBudget,
   });
+  registerSecurityHeaders(app);
   const routes = recordRoutes(app);
   const transfer = new SetTransferService(storage, recallSets, readApkg);
-  registerRoutes(app, { tokens, account: new AccountService(storage), transfer, clock, hub, limits, learners, recallSets, sessions, tutor: provider.name, version, catalog, studyPlans, agentLogs, scheduler, progress, surveys, connections: sockets });
+  registerRoutes(app, { tokens, account: new AccountService(storage), transfer, clock, hub, limits, modelBudget, learners, recallSets, sessions, tutor: provider.name, version, catalog, studyPlans, agentLogs, scheduler, progress, surveys, connections: sockets });
 
   if (config.webDist && existsSync(path.join(config.webDist, 'index.html'))) {
     await app.register(fastifyStatic, { root: path.resolve(config.webDist), wildcard: false });
@@ -175,9 +197,16 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
     });
   }
 
+  // Every upgrade gets an answer and no socket stays open: a session's path is upgraded (or
+  // refused with a 400 when its URL cannot be read), any other path gets a 404 (issue 22).
   app.server.on('upgrade', (request, socket, head) => {
-    if (sockets.matches(request)) sockets.handleUpgrade(request, socket, head);
-    else socket.destroy();
+    try {
+      if (sockets.matches(request)) sockets.handleUpgrade(request, socket, head);
+      else rejectUpgrade(socket, 404, 'not_found', 'No WebSocket endpoint here; a session socket is at /sessions/ws/{sessionId}.');
+    } catch (error) {
+      logger.error({ err: error }, 'upgrade failed');
+      socket.destroy();
+    }
   });
 
   let inspection: Database | undefined;

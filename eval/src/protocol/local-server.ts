@@ -66,6 +66,9 @@ export function startLocalServer(options: LocalServerOptions = {}): Promise<Star
       WEB_DIST: '',
       WS_RATE_LIMIT: '10000',
       TURN_RATE_LIMIT: '100000',
+      // One learner opens a session per case or labelled turn (a thousand in `eval labelled`).
+      SESSION_RATE_LIMIT: '100000',
+      LEARNER_DAILY_TOKENS: '0',
       ...options.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

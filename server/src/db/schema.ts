@@ -214,6 +214,8 @@ export const llmCalls = sqliteTable(
   {
     id: text('id').primaryKey(),
     sessionId: text('session_id'),
+    /** The session's learner, kept so a deleted session's calls still count against their daily token budget (no foreign key, like session_id). */
+    learnerId: text('learner_id'),
     /** 'evaluator' | 'tutor' | 'safety' | … */
     purpose: text('purpose').notNull(),
     provider: text('provider').notNull(),
@@ -228,7 +230,7 @@ export const llmCalls = sqliteTable(
     error: text('error'),
     createdAt: createdAt(),
   },
-  (table) => [index('llm_calls_session_idx').on(table.sessionId)],
+  (table) => [index('llm_calls_session_idx').on(table.sessionId), index('llm_calls_learner_created_idx').on(table.learnerId, table.createdAt)],
 );
 
 /**

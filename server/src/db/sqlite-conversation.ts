@@ -2,7 +2,7 @@
  * SQLite repositories of messages, pending actions, assessments and model call records (see
  * sqlite-repositories.ts for how they run).
  */
-import { and, asc, desc, eq, isNull, ne, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, isNull, ne, sql } from 'drizzle-orm';
 import { overallDomain, type AssessmentRepository } from '../core/storage/assessments';
 import type { LlmCallRepository, StoredLlmCall } from '../core/storage/llm-calls';
 import type { MessageRepository } from '../core/storage/messages';
@@ -173,6 +173,15 @@ export function sqliteLlmCalls(database: Database): LlmCallRepository {
     async listBySession(sessionId) {
       const rows = database.select().from(llmCalls).where(eq(llmCalls.sessionId, sessionId)).orderBy(asc(llmCalls.createdAt), asc(llmCalls.id)).all();
       return rows.map((row) => ({ ...row, outcome: row.outcome as StoredLlmCall['outcome'] }));
+    },
+    async tokensUsedSince(learnerId, since) {
+      // One range scan of llm_calls_learner_created_idx.
+      const row = database
+        .select({ tokens: sql<number>`coalesce(sum(${llmCalls.inputTokens} + ${llmCalls.outputTokens}), 0)` })
+        .from(llmCalls)
+        .where(and(eq(llmCalls.learnerId, learnerId), gte(llmCalls.createdAt, since)))
+        .get();
+      return Number(row?.tokens ?? 0);
     },
     async add(call) {
       database.insert(llmCalls).values(call).run();

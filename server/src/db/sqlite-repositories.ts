@@ -63,8 +63,8 @@ export function sqliteLearners(database: Database): LearnerRepository {
       return toLearner(row);
     },
     async delete(learnerId) {
-      // Model call records point at sessions without a foreign key: they go first, by hand.
-      database.$client.prepare('DELETE FROM llm_calls WHERE session_id IN (SELECT id FROM sessions WHERE learner_id = ?)').run(learnerId);
+      // Model call records point at learners and sessions without a foreign key: they go first, by hand.
+      database.$client.prepare('DELETE FROM llm_calls WHERE learner_id = ? OR session_id IN (SELECT id FROM sessions WHERE learner_id = ?)').run(learnerId, learnerId);
       // Everything else of theirs hangs on the learner through ON DELETE CASCADE (schema.ts).
       return database.delete(learners).where(eq(learners.id, learnerId)).run().changes > 0;
     },

@@ -97,6 +97,40 @@ describe('sqlite storage', () => {
     expect(updated.typeState).toEqual(recall?.typeState);
   });
 
+  it('migrates model call records made before learner_id: each belongs to its session’s learner, and the daily sum is one index search', async () => {
+    const file = nextFile();
+    const migrations = path.join(folder, `migrations-${files}`);
+    cpSync(fileURLToPath(new URL('../../drizzle', import.meta.url)), migrations, { recursive: true });
+    const journalFile = path.join(migrations, 'meta', '_journal.json');
+    const journal = JSON.parse(readFileSync(journalFile, 'utf8')) as { entries: Array<{ tag: string }> };
+    const before = journal.entries.findIndex((entry) => entry.tag === '0008_llm_calls_learner');
+    writeFileSync(journalFile, JSON.stringify({ ...journal, entries: journal.entries.slice(0, before) }));
+    const client = new Sqlite(file);
+    migrate(drizzle(client), { migrationsFolder: migrations });
+    client.exec(`
+      INSERT INTO learners (id, username, username_key, password_hash, desired_retention, created_at) VALUES ('l1', 'Ada', 'ada', 'h', 0.9, 0);
+      INSERT INTO sessions (id, learner_id, type, status, title, turn, type_state, created_at, updated_at)
+        VALUES ('s1', 'l1', 'thought', 'active', 'Old', 0, '{"type":"thought","topic":null}', 1000, 1000);
+      INSERT INTO llm_calls (id, session_id, purpose, provider, model, input_tokens, output_tokens, latency_ms, outcome, created_at)
+        VALUES ('c1', 's1', 'tutor', 'anthropic', 'm', 100, 20, 5, 'ok', ${at(1).getTime()}),
+               ('c2', 'deleted-session', 'tutor', 'anthropic', 'm', 7, 7, 5, 'ok', ${at(1).getTime()});
+    `);
+    client.close();
+    const storage = open(file);
+    expect(await storage.read((reader) => reader.llmCalls.tokensUsedSince('l1', at(0)))).toBe(120);
+    expect((await storage.read((reader) => reader.llmCalls.listBySession('deleted-session')))[0]?.learnerId).toBeNull();
+    await storage.close();
+    const raw = new Sqlite(file, { readonly: true });
+    try {
+      const plan = raw
+        .prepare('EXPLAIN QUERY PLAN SELECT coalesce(sum(input_tokens + output_tokens), 0) FROM llm_calls WHERE learner_id = ? AND created_at >= ?')
+        .all('l1', 0) as Array<{ detail: string }>;
+      expect(plan.map((row) => row.detail)).toEqual([expect.stringContaining('USING INDEX llm_calls_learner_created_idx (learner_id=? AND created_at>?)')]);
+    } finally {
+      raw.close();
+    }
+  });
+
   it('reports a stored type state that no longer parses as corrupt', async () => {
     const file = nextFile();
     const storage = open(file);

@@ -23,7 +23,7 @@ const errorDescriptions: Record<number, string> = {
   403: "Another learner's.",
   404: 'No such resource (another learner’s recall set answers as absent).',
   409: 'Conflicts with the current state (a taken username, a session not ended yet, a turn in progress).',
-  429: 'Too many turns; `Retry-After` says when to try again.',
+  429: 'Too many requests (turns, new sessions, or failed sign-ins), or the day’s model tokens are spent; `Retry-After` says when to try again.',
   503: 'The model provider is unavailable.',
 };
 

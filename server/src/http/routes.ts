@@ -23,6 +23,8 @@ import {
 import type { TokenService } from '../auth/tokens';
 import type { Catalog } from '../core/assessment';
 import { retryHint, type LearnerLimits } from '../core/limits/learner-limits';
+import { defaultLoginThrottleOptions, LoginThrottle } from '../core/limits/login-throttle';
+import { budgetRefusalMessage, type ModelBudget } from '../core/limits/model-budget';
 import type { Clock } from '../core/ports';
 import type { SessionHub } from '../core/session/session-hub';
 import { AppError } from '../services/app-error';
@@ -48,7 +50,10 @@ export interface RouteDeps {
   transfer: SetTransferService;
   clock: Clock;
   hub: SessionHub;
+  /** Per-learner frame and session-creation budgets. */
   limits: LearnerLimits;
+  /** The per-learner budget every model operation is charged to (here: HTTP steps). */
+  modelBudget: ModelBudget;
   learners: LearnerService;
   recallSets: RecallSetService;
   sessions: SessionService;
@@ -81,7 +86,7 @@ function idParam(request: FastifyRequest): string {
 }
 
 export function registerRoutes(app: FastifyInstance, deps: RouteDeps): void {
-  const { tokens, clock, hub, limits, learners, recallSets, sessions, catalog } = deps;
+  const { tokens, clock, hub, limits, modelBudget, learners, recallSets, sessions, catalog } = deps;
 
   // JSON bodies: nesting bounded before parsing, every string made well-formed (SPEC §8).
   // JSON.parse never assigns prototypes, and bodies reach services only through zod
@@ -134,8 +139,16 @@ export function registerRoutes(app: FastifyInstance, deps: RouteDeps): void {
     return { token: await tokens.issue(learner.id), learner };
   });
 
+  // Failed sign-ins are throttled per account and per client address (core/limits/login-throttle.ts
+  // holds the policy). A locked-out attempt is refused before its password is looked at, so a
+  // right password then is refused too: the lockout must not tell a guesser they were right.
+  const loginThrottle = new LoginThrottle(defaultLoginThrottleOptions, clock);
   app.post('/api/auth/login', async (request): Promise<AuthResponse> => {
-    const learner = await learners.login(parseBody(LoginCredentials, request.body));
+    const credentials = parseBody(LoginCredentials, request.body);
+    const gate = loginThrottle.attempt(credentials.username, request.ip);
+    if (!gate.ok) throw new AppError('rate_limited', `Too many failed sign-ins for this account or from this network. ${retryHint(gate.retryAfterMs)}`, gate.retryAfterMs);
+    const learner = await learners.login(credentials);
+    loginThrottle.succeeded(credentials.username, request.ip);
     return { token: await tokens.issue(learner.id), learner };
   });
 
@@ -180,6 +193,12 @@ export function registerRoutes(app: FastifyInstance, deps: RouteDeps): void {
 
     api.post('/api/sessions', async (request, reply) => {
       const body = parseBody(CreateSessionBody, request.body);
+      // Each session opens with a model reply: creating them is throttled per learner (SPEC §8).
+      const allowed = limits.takeSessionCreation(request.learnerId);
+      if (!allowed.ok) {
+        const { limit, windowMs } = limits.options.sessions;
+        throw new AppError('rate_limited', `Too many new sessions: at most ${limit} per ${windowMs / 60_000} minutes. ${retryHint(allowed.retryAfterMs)}`, allowed.retryAfterMs);
+      }
       const sessionId = await sessions.create(request.learnerId, body, clock.now());
       reply.status(201);
       return { sessionId };
@@ -218,11 +237,8 @@ export function registerRoutes(app: FastifyInstance, deps: RouteDeps): void {
     api.post('/api/sessions/:id/step', async (request): Promise<StepResponse> => {
       const session = await sessions.owned(request.learnerId, idParam(request));
       const body = parseBody(StepBody, request.body);
-      const budget = limits.takeTurn(request.learnerId);
-      if (!budget.ok) {
-        const { limit, windowMs } = limits.options.turns;
-        throw new AppError('rate_limited', `Too many turns: at most ${limit} per ${windowMs / 1000} seconds across all your sessions. ${retryHint(budget.retryAfterMs)}`, budget.retryAfterMs);
-      }
+      const budget = await modelBudget.charge(request.learnerId, 'turn');
+      if (!budget.ok) throw new AppError('rate_limited', budgetRefusalMessage(budget), budget.retryAfterMs);
       const room = hub.room(session);
       const events: ServerEvent[] = [];
       const collect = (event: ServerEvent) => events.push(event);

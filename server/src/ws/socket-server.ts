@@ -9,9 +9,11 @@ import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { CloseCodes, parseClientMessage, type ErrorCode, type ServerEvent } from '@tutorloop/shared';
 import type { TokenService } from '../auth/tokens';
 import { retryHint, type LearnerLimits } from '../core/limits/learner-limits';
+import { budgetRefusalMessage, refusedOperationNotes, type ModelBudget } from '../core/limits/model-budget';
 import type { Logger } from '../core/ports';
 import type { SessionHub } from '../core/session/session-hub';
 import type { Storage } from '../core/storage/storage';
+import { readUpgradeTarget, rejectInvalidUpgrade } from './upgrade';
 
 export interface SocketServerOptions {
   hub: SessionHub;
@@ -20,12 +22,13 @@ export interface SocketServerOptions {
   logger: Logger;
   /** Largest text frame processed, in bytes. */
   maxFrameBytes: number;
-  /** Frame and turn budgets counted per learner across all of their sockets. */
+  /** Frame budget counted per learner across all of their sockets. */
   limits: LearnerLimits;
+  /** The per-learner budget every model operation is charged to (here: turns). */
+  modelBudget: ModelBudget;
 }
 
-const pathPattern = /^\/sessions\/ws\/([^/?#]+)$/;
-/** Client messages that make the tutor work, each paid for from the learner's turn budget. */
+/** Client messages that make the tutor work, each charged to the learner's model budget as a turn. */
 const turnMessageTypes: ReadonlySet<string> = new Set(['chat', 'widget_response', 'rabbithole']);
 
 export class SocketServer {
@@ -42,15 +45,16 @@ export class SocketServer {
     this.server = new WebSocketServer({ noServer: true, maxPayload: Math.max(options.maxFrameBytes * 4, 1_048_576), skipUTF8Validation: true });
   }
 
-  /** True if the request is ours to upgrade. */
+  /** True if the request is ours to answer: a session's socket path, or a URL nobody can read. */
   matches(request: IncomingMessage): boolean {
-    return pathPattern.test(new URL(request.url ?? '/', 'http://localhost').pathname);
+    return readUpgradeTarget(request.url).kind !== 'other';
   }
 
   handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void {
-    const url = new URL(request.url ?? '/', 'http://localhost');
-    const sessionId = decodeURIComponent(pathPattern.exec(url.pathname)?.[1] ?? '');
-    const token = url.searchParams.get('token');
+    const target = readUpgradeTarget(request.url);
+    // A bad URL gets a 400 and a closed socket, never an open and silent one (issue 22).
+    if (target.kind !== 'session') return rejectInvalidUpgrade(socket);
+    const { sessionId, token } = target;
     this.server.handleUpgrade(request, socket, head, (ws) => {
       this.handleConnection(ws, sessionId, token).catch((error: unknown) => {
         this.options.logger.error({ err: error, sessionId }, 'socket connection failed');
@@ -80,21 +84,21 @@ export class SocketServer {
       if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(event));
     };
     const sendError = (code: ErrorCode, message: string) => send({ type: 'error', payload: { code, message } });
-    const { limits } = this.options;
+    const { limits, modelBudget } = this.options;
     // One `rate_limited` error per burst and budget, not one per refused frame: a flood must
     // not be echoed. A budget's next burst is announced again once it admitted something.
     const refusing = { frames: false, turns: false };
-    const refuse = (budget: keyof typeof refusing, what: string, retryAfterMs: number) => {
+    const refuse = (budget: keyof typeof refusing, message: string) => {
       if (refusing[budget]) return;
       refusing[budget] = true;
-      sendError('rate_limited', `${what} ${retryHint(retryAfterMs)}`);
+      sendError('rate_limited', message);
     };
 
-    const processFrame = (data: RawData, isBinary: boolean) => {
+    const processFrame = async (data: RawData, isBinary: boolean): Promise<void> => {
       const frameBudget = limits.takeFrame(learnerId);
       if (!frameBudget.ok) {
         const { limit, windowMs } = limits.options.frames;
-        return refuse('frames', `Too many messages: at most ${limit} per ${windowMs / 1000} seconds across all your connections.`, frameBudget.retryAfterMs);
+        return refuse('frames', `Too many messages: at most ${limit} per ${windowMs / 1000} seconds across all your connections. ${retryHint(frameBudget.retryAfterMs)}`);
       }
       refusing.frames = false;
       if (isBinary) return sendError('binary_not_supported', 'Binary frames are not supported; send JSON text.');
@@ -107,28 +111,38 @@ export class SocketServer {
       const parsed = parseClientMessage(text);
       if (!parsed.ok) return sendError(parsed.error.code, parsed.error.message);
       if (turnMessageTypes.has(parsed.value.type)) {
-        const turnBudget = limits.takeTurn(learnerId);
-        if (!turnBudget.ok) {
-          const { limit, windowMs } = limits.options.turns;
-          return refuse('turns', `Too many turns: at most ${limit} per ${windowMs / 1000} seconds across all your sessions; this message was not sent.`, turnBudget.retryAfterMs);
-        }
+        // Charged before the room stores anything: a refused message leaves no trace.
+        const turnBudget = await modelBudget.charge(learnerId, 'turn');
+        if (!turnBudget.ok) return refuse('turns', budgetRefusalMessage(turnBudget, refusedOperationNotes.turn));
         refusing.turns = false;
       }
-      room.handle(parsed.value, send).catch((error: unknown) => {
-        logger.error({ err: error, sessionId }, 'handling a frame failed');
-        sendError('internal', 'Something went wrong on our side; the session is intact — try again.');
-      });
+      // A frame that arrived before the socket closed is handled even if its turn came after (it
+      // waited for a budget): then by the session's current room, as this socket's room may have
+      // been dropped meanwhile, and two rooms must never run one session.
+      const target = closed ? hub.room(session) : room;
+      target
+        .handle(parsed.value, send)
+        .catch((error: unknown) => {
+          logger.error({ err: error, sessionId }, 'handling a frame failed');
+          sendError('internal', 'Something went wrong on our side; the session is intact — try again.');
+        })
+        .finally(() => {
+          if (target !== room) hub.release(sessionId);
+        });
     };
 
     // The boundary (SPEC §8): whatever a frame does, it ends in an `error` event and a log
-    // line, never in a dead process or a dead connection.
+    // line, never in a dead process or a dead connection. Frames are taken one after another in
+    // arrival order: one waiting for its budget holds back the next (an `end_session` must not
+    // overtake the chat sent before it).
+    let frames: Promise<void> = Promise.resolve();
     const handleSocketMessage = (data: RawData, isBinary: boolean) => {
-      try {
-        processFrame(data, isBinary);
-      } catch (error) {
-        logger.error({ err: error, sessionId }, 'handling a frame failed');
-        sendError('internal', 'Something went wrong on our side; the session is intact — try again.');
-      }
+      frames = frames
+        .then(() => processFrame(data, isBinary))
+        .catch((error: unknown) => {
+          logger.error({ err: error, sessionId }, 'handling a frame failed');
+          sendError('internal', 'Something went wrong on our side; the session is intact — try again.');
+        });
     };
 
     let closed = false;

@@ -252,9 +252,9 @@ export async function runFuzz(options: FuzzRunOptions): Promise<FuzzReport> {
   const limited = options.limits === 'default';
 
   const environment: Record<string, string> = limited
-    ? { WS_RATE_LIMIT: '', TURN_RATE_LIMIT: '', WS_MAX_FRAME_BYTES: String(maxFrameBytes) }
-    : // The highest values the configuration accepts: 10,000 frames per 10 s and 100,000 turns per minute per learner.
-      { WS_RATE_LIMIT: '10000', TURN_RATE_LIMIT: '100000', WS_MAX_FRAME_BYTES: String(maxFrameBytes) };
+    ? { WS_RATE_LIMIT: '', TURN_RATE_LIMIT: '', SESSION_RATE_LIMIT: '', WS_MAX_FRAME_BYTES: String(maxFrameBytes) }
+    : // The highest values the configuration accepts: 10,000 frames per 10 s, 100,000 model operations per minute and 100,000 new sessions per 10 minutes per learner.
+      { WS_RATE_LIMIT: '10000', TURN_RATE_LIMIT: '100000', SESSION_RATE_LIMIT: '100000', WS_MAX_FRAME_BYTES: String(maxFrameBytes) };
 
   const violations: string[] = [];
   const notes: string[] = [];

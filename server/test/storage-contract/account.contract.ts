@@ -33,7 +33,9 @@ export function accountContract(context: ContractContext): void {
           await tx.messages.append(tutorMessage(seed.sessionId, `m-${seed.learnerId}`));
           await tx.agentLogs.append(agentLog(`agent-${seed.learnerId}`, seed.sessionId, seed.learnerId, 1));
           await tx.studyPlans.create({ id: `plan-${seed.learnerId}`, ownerId: seed.learnerId, shared: false, plan: studyPlanContent(), createdAt: at(1) });
-          await tx.llmCalls.add({ id: `call-${seed.learnerId}`, sessionId: seed.sessionId, purpose: 'tutor', provider: 'offline', model: 'offline', inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0, latencyMs: 1, outcome: 'ok', error: null, createdAt: at(5) });
+          await tx.llmCalls.add({ id: `call-${seed.learnerId}`, sessionId: seed.sessionId, learnerId: seed.learnerId, purpose: 'tutor', provider: 'offline', model: 'offline', inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0, latencyMs: 1, outcome: 'ok', error: null, createdAt: at(5) });
+          // A call of a session deleted earlier: it belongs to the learner still.
+          await tx.llmCalls.add({ id: `orphan-call-${seed.learnerId}`, sessionId: `gone-${seed.learnerId}`, learnerId: seed.learnerId, purpose: 'tutor', provider: 'offline', model: 'offline', inputTokens: 2, outputTokens: 2, cacheReadTokens: 0, cacheWriteTokens: 0, latencyMs: 1, outcome: 'ok', error: null, createdAt: at(5) });
         }
         // b's card on a's point goes with a's set.
         await tx.cards.save({ learnerId: b.learnerId, pointId: a.pointIds[1]!, card: newCard(at(5)), newId: 'card-b-on-a' });
@@ -48,6 +50,7 @@ export function accountContract(context: ContractContext): void {
         sessionA: await reader.sessions.get(a.sessionId),
         messagesA: await reader.messages.list(a.sessionId, { includeSuperseded: true }),
         callsA: await reader.llmCalls.listBySession(a.sessionId),
+        tokensA: await reader.llmCalls.tokensUsedSince(a.learnerId, at(0)),
         cardsA: await reader.scheduler.reviewHistory(a.learnerId),
         plansA: (await reader.studyPlans.listVisibleTo(b.learnerId)).filter((plan) => plan.ownerId === a.learnerId),
         agentA: await reader.agentLogs.listForSession(a.sessionId),
@@ -55,6 +58,7 @@ export function accountContract(context: ContractContext): void {
         sessionB: await reader.sessions.get(b.sessionId),
         messagesB: (await reader.messages.list(b.sessionId)).map((message) => message.id),
         callsB: (await reader.llmCalls.listBySession(b.sessionId)).map((call) => call.id),
+        tokensB: await reader.llmCalls.tokensUsedSince(b.learnerId, at(0)),
         cardsB: (await reader.scheduler.reviewHistory(b.learnerId)).map((history) => [history.cardId, history.reviews.length]),
         plansB: (await reader.studyPlans.listVisibleTo(b.learnerId)).filter((plan) => plan.ownerId === b.learnerId).map((plan) => plan.id),
       }));
@@ -64,6 +68,7 @@ export function accountContract(context: ContractContext): void {
         sessionA: null,
         messagesA: [],
         callsA: [],
+        tokensA: 0,
         cardsA: [],
         plansA: [],
         agentA: [],
@@ -71,6 +76,7 @@ export function accountContract(context: ContractContext): void {
         sessionB: expect.objectContaining({ id: b.sessionId }),
         messagesB: ['m-b-learner'],
         callsB: ['call-b-learner'],
+        tokensB: 6,
         cardsB: [['card-b-learner', 1]],
         plansB: ['plan-b-learner'],
       });

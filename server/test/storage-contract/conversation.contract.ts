@@ -6,10 +6,11 @@ import type { ContractContext } from './storage-contract';
 import { isStorageError } from '../../src/core/storage/storage-error';
 import { agentLog, assessmentSession, at, choiceAction, generatedItem, learnerMessage, rejection, seedRecall, storedItem, storedResponse, tutorMessage } from './fixtures';
 
-function llmCall(id: string, sessionId: string | null, minute: number): StoredLlmCall {
+function llmCall(id: string, sessionId: string | null, minute: number, learnerId: string | null = null): StoredLlmCall {
   return {
     id,
     sessionId,
+    learnerId,
     purpose: 'evaluator',
     provider: 'anthropic',
     model: 'claude-haiku-4-5',
@@ -225,6 +226,32 @@ export function conversationContract(context: ContractContext): void {
         await tx.llmCalls.add(llmCall('c3', null, 5));
       });
       expect(await storage.read((reader) => reader.llmCalls.listBySession('any-session'))).toEqual([llmCall('c1', 'any-session', 4), llmCall('c2', 'any-session', 9)]);
+    });
+
+    it('sums a learner’s input + output tokens since a moment, deleted sessions included (the daily token budget, SPEC §8)', async () => {
+      const storage = context.storage();
+      const a = await seedRecall(storage, 'a');
+      const b = await seedRecall(storage, 'b');
+      await storage.transaction(async (tx) => {
+        await tx.llmCalls.add(llmCall('before', a.sessionId, 2, a.learnerId));
+        await tx.llmCalls.add(llmCall('at-since', a.sessionId, 4, a.learnerId));
+        await tx.llmCalls.add(llmCall('later', a.sessionId, 9, a.learnerId));
+        await tx.llmCalls.add(llmCall('no-session', null, 6, a.learnerId));
+        await tx.llmCalls.add(llmCall('other-learner', b.sessionId, 5, b.learnerId));
+        await tx.llmCalls.add(llmCall('no-learner', a.sessionId, 5, null));
+      });
+      // 812 input + 64 output per call; the one made exactly at `since` counts.
+      const sums = () =>
+        storage.read(async (reader) => [
+          await reader.llmCalls.tokensUsedSince(a.learnerId, at(4)),
+          await reader.llmCalls.tokensUsedSince(a.learnerId, at(10)),
+          await reader.llmCalls.tokensUsedSince(b.learnerId, at(0)),
+          await reader.llmCalls.tokensUsedSince('nobody', at(0)),
+        ]);
+      expect(await sums()).toEqual([3 * 876, 0, 876, 0]);
+      // Deleting the session (or its calls' session never existing) does not give the tokens back.
+      await storage.transaction((tx) => tx.sessions.delete(a.sessionId));
+      expect(await sums()).toEqual([3 * 876, 0, 876, 0]);
     });
   });
 

@@ -64,7 +64,7 @@ export function transactionContract(context: ContractContext): void {
           await tx.assessments.addItem(storedItem('x-new', 'i1', 1));
           await tx.assessments.addResponse('x-new', storedResponse('i1', 20));
           await tx.assessments.saveAbilities('x-new', seed.learnerId, { overall: { ability: 1, standardError: 0.5, responses: 1 }, domains: [] }, at(20));
-          await tx.llmCalls.add({ id: 'c1', sessionId: seed.sessionId, purpose: 'tutor', provider: 'anthropic', model: 'm', inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0, latencyMs: 5, outcome: 'ok', error: null, createdAt: at(5) });
+          await tx.llmCalls.add({ id: 'c1', sessionId: seed.sessionId, learnerId: seed.learnerId, purpose: 'tutor', provider: 'anthropic', model: 'm', inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0, latencyMs: 5, outcome: 'ok', error: null, createdAt: at(5) });
           await tx.studyPlans.create({ id: 'plan-new', ownerId: seed.learnerId, shared: false, plan: studyPlanContent(), createdAt: at(5) });
           await tx.studyPlans.upsertBuiltIn({ id: 'built-in-new', plan: studyPlanContent('Built in') }, at(5));
           await tx.agentLogs.append(agentLog('entry-new', seed.sessionId, seed.learnerId, 1));

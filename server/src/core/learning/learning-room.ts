@@ -8,6 +8,7 @@
  */
 import type { AgentLogOutcome, AgentName, ClientMessage, SessionState, SessionSummary, WidgetAnswer } from '@tutorloop/shared';
 import type { Catalog, CodeRunner, GeneratedItem } from '../assessment';
+import type { ModelBudget } from '../limits/model-budget';
 import type { Clock, IdGenerator } from '../ports';
 import type { TutorProvider } from '../provider';
 import { storeChat, storeWidgetAnswer } from '../session/inbox';
@@ -37,6 +38,8 @@ export interface LearningRoomDeps extends RoomBaseDeps {
   ids: IdGenerator;
   catalog: Catalog;
   codeRunner: CodeRunner;
+  /** The learner's model budget: the welcome is charged here (turns at the adapters). */
+  modelBudget: ModelBudget;
 }
 
 export class LearningRoom extends ConversationRoom {
@@ -142,7 +145,9 @@ export class LearningRoom extends ConversationRoom {
 
   /** The welcome (seed 002): 2–3 sentences and one simple question. */
   protected override async openSession(snapshot: SessionSnapshot): Promise<void> {
-    const { storage, clock, ids, provider } = this.deps;
+    const { storage, clock, ids, provider, modelBudget } = this.deps;
+    // Charged before anything is written: a refused welcome leaves the session as it was, to be welcomed on the next attach.
+    if (snapshot.messageCount === 0 && !(await this.admit(modelBudget, snapshot.session.learnerId, 'opening'))) return;
     let session = snapshot.session;
     if (session.status === 'pending') {
       session = await storage.transaction((tx) => tx.sessions.update(this.sessionId, { status: 'active' }, clock.now()));

@@ -40,14 +40,16 @@ describe('TokenBuckets', () => {
 });
 
 describe('LearnerLimits', () => {
-  it('keeps frames and turns in separate budgets', () => {
+  it('keeps frames and session creations in separate budgets', () => {
     const clock = steppingClock();
-    const limits = new LearnerLimits({ frames: { limit: 1, windowMs: 10_000 }, turns: { limit: 2, windowMs: 60_000 } }, clock);
+    const limits = new LearnerLimits({ frames: { limit: 1, windowMs: 10_000 }, sessions: { limit: 2, windowMs: 600_000 } }, clock);
     expect(limits.takeFrame('a')).toEqual({ ok: true });
     expect(limits.takeFrame('a')).toEqual({ ok: false, retryAfterMs: 10_000 });
-    expect(limits.takeTurn('a')).toEqual({ ok: true });
-    expect(limits.takeTurn('a')).toEqual({ ok: true });
-    expect(limits.takeTurn('a')).toEqual({ ok: false, retryAfterMs: 30_000 });
+    expect(limits.takeSessionCreation('a')).toEqual({ ok: true });
+    expect(limits.takeSessionCreation('a')).toEqual({ ok: true });
+    expect(limits.takeSessionCreation('a')).toEqual({ ok: false, retryAfterMs: 300_000 });
+    // Another learner has their own.
+    expect(limits.takeSessionCreation('b')).toEqual({ ok: true });
   });
 });
 

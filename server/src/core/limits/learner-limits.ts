@@ -3,8 +3,10 @@
  * (SPEC §8): opening more connections buys nothing. Two token buckets per learner:
  *
  * - frames: every WebSocket frame (valid or not) costs one;
- * - turns: every message that makes the tutor work (a chat message, a widget answer, a
- *   rabbit-hole change, an HTTP step) costs one more.
+ * - sessions: every session created (`POST /api/sessions`) costs one.
+ *
+ * What makes a model work (turns, retries, openings, summaries) is charged to the model budget
+ * instead (model-budget.ts), with the same kind of bucket.
  *
  * A bucket holds `limit` tokens and refills at `limit / windowMs`, so a learner may send a
  * burst of `limit` and then `limit` per window on average. Pure: time comes from the clock.
@@ -20,7 +22,7 @@ export interface RateBudget {
 
 export interface LearnerLimitsOptions {
   frames: RateBudget;
-  turns: RateBudget;
+  sessions: RateBudget;
 }
 
 export type LimitVerdict = { ok: true } | { ok: false; retryAfterMs: number };
@@ -83,17 +85,17 @@ export class TokenBuckets {
   }
 }
 
-/** The per-learner frame and turn budgets, shared by the WebSocket adapter and the HTTP step route. */
+/** The per-learner frame and session-creation budgets (the WebSocket adapter and the sessions route). */
 export class LearnerLimits {
   private readonly frames: TokenBuckets;
-  private readonly turns: TokenBuckets;
+  private readonly sessions: TokenBuckets;
 
   constructor(
     readonly options: LearnerLimitsOptions,
     clock: Clock,
   ) {
     this.frames = new TokenBuckets(options.frames, clock);
-    this.turns = new TokenBuckets(options.turns, clock);
+    this.sessions = new TokenBuckets(options.sessions, clock);
   }
 
   /** One WebSocket frame from this learner. */
@@ -101,9 +103,9 @@ export class LearnerLimits {
     return this.frames.take(learnerId);
   }
 
-  /** One turn of tutor work for this learner. */
-  takeTurn(learnerId: string): LimitVerdict {
-    return this.turns.take(learnerId);
+  /** One session created by this learner. */
+  takeSessionCreation(learnerId: string): LimitVerdict {
+    return this.sessions.take(learnerId);
   }
 }
 

@@ -7,6 +7,7 @@
 import type { ServerEvent } from '@tutorloop/shared';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../ports';
+import { unlimitedModelBudget } from '../limits/model-budget';
 import type { RoomBase } from '../session/room-base';
 import { fixedClock, recordingListener, recordingProvider, seededIds, type RecordingProvider } from '../session/test-support';
 import { createMemoryStorage } from '../storage/memory-storage';
@@ -34,7 +35,7 @@ beforeEach(async () => {
 });
 
 async function openSession(): Promise<{ room: RoomBase; sessionId: string; heard: ReturnType<typeof recordingListener> }> {
-  const recall = recallModule({ storage, provider, clock, ids: seededIds(`s${clock.now().getTime()}`), logger: silentLogger });
+  const recall = recallModule({ storage, provider, clock, ids: seededIds(`s${clock.now().getTime()}`), logger: silentLogger, modelBudget: unlimitedModelBudget });
   const created = await recall.create({ learnerId: 'l1', body: { type: 'recall', recallSetId: 'set1' }, now: clock.now() });
   if (!created.ok) throw new Error(created.error.message);
   const room = recall.openRoom(created.value, () => {});

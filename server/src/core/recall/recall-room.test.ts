@@ -2,6 +2,7 @@
 import type { ServerEvent } from '@tutorloop/shared';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../ports';
+import { unlimitedModelBudget, type ModelBudget, type ModelBudgetVerdict, type ModelOperation } from '../limits/model-budget';
 import type { RoomBase } from '../session/room-base';
 import { fixedClock, recordingListener, recordingProvider, seededIds, type RecordingProvider } from '../session/test-support';
 import { createMemoryStorage } from '../storage/memory-storage';
@@ -23,7 +24,7 @@ beforeEach(async () => {
     await tx.recallSets.addPoint({ id: 'p1', recallSetId: 'set1', content: 'Rivers flow downhill', context: null, position: 0, createdAt: clock.now() });
     await tx.recallSets.addPoint({ id: 'p2', recallSetId: 'set1', content: 'Deltas form at the mouth', context: null, position: 1, createdAt: clock.now() });
   });
-  const recall = recallModule({ storage, provider, clock, ids: seededIds(), logger: silentLogger });
+  const recall = recallModule({ storage, provider, clock, ids: seededIds(), logger: silentLogger, modelBudget: unlimitedModelBudget });
   const created = await recall.create({ learnerId: 'l1', body: { type: 'recall', recallSetId: 'set1' }, now: clock.now() });
   if (!created.ok) throw new Error(created.error.message);
   sessionId = created.value;
@@ -88,5 +89,81 @@ describe('RecallRoom', () => {
     await room.settled();
     expect(provider.safetyChecks).toEqual(['once']);
     expect((await room.history()).filter((message) => message.role === 'learner')).toHaveLength(1);
+  });
+});
+
+/** A budget that answers from a script (an empty script admits) and records every charge. */
+function scriptedBudget(): ModelBudget & { charges: ModelOperation[]; verdicts: ModelBudgetVerdict[] } {
+  const budget = {
+    charges: [] as ModelOperation[],
+    verdicts: [] as ModelBudgetVerdict[],
+    async charge(_learnerId: string, operation: ModelOperation) {
+      budget.charges.push(operation);
+      return budget.verdicts.shift() ?? { ok: true as const };
+    },
+    noteUsage() {},
+  };
+  return budget;
+}
+
+const spent: ModelBudgetVerdict = { ok: false, retryAfterMs: 4000, budget: 'operations', reason: 'Too many turns: at most 2 per 60 seconds across all your sessions' };
+
+describe('RecallRoom and the learner’s model budget (SPEC §8)', () => {
+  function roomWith(budget: ModelBudget): RoomBase {
+    return recallModule({ storage, provider, clock, ids: seededIds('b'), logger: silentLogger, modelBudget: budget }).openRoom(sessionId, () => {});
+  }
+
+  it('a refused opening writes nothing and says when to retry; the next attach opens the session', async () => {
+    const budget = scriptedBudget();
+    budget.verdicts.push(spent);
+    const budgeted = roomWith(budget);
+    const first = recordingListener();
+    await budgeted.attach(first.listener);
+    await budgeted.settled();
+    expect(first.events.slice(2)).toEqual([
+      {
+        type: 'error',
+        payload: {
+          code: 'rate_limited',
+          message: 'Too many turns: at most 2 per 60 seconds across all your sessions; the tutor has not opened this session yet — come back to it later, or just write to begin. Retry in 4 s.',
+        },
+      },
+    ]);
+    expect(provider.replies).toEqual([]);
+    expect(await storage.read(async (reader) => [(await reader.sessions.get(sessionId))?.status, await reader.messages.count(sessionId)])).toEqual(['pending', 0]);
+
+    const second = recordingListener();
+    await budgeted.attach(second.listener);
+    await budgeted.settled();
+    expect(second.types()).toEqual(['state_update', 'history', 'typing', 'assistant_delta', 'assistant', 'state_update']);
+    expect(budget.charges).toEqual(['opening', 'opening']);
+    // Opened: a third attach charges nothing.
+    await budgeted.attach(recordingListener().listener);
+    await budgeted.settled();
+    expect(budget.charges).toEqual(['opening', 'opening']);
+  });
+
+  it('a refused retry keeps the old reply: no model call, nothing superseded', async () => {
+    const budget = scriptedBudget();
+    const budgeted = roomWith(budget);
+    const heard = recordingListener();
+    await budgeted.attach(heard.listener);
+    await budgeted.settled();
+    const opening = of(heard.events, 'assistant')[0]!.payload;
+    budget.verdicts.push(spent);
+    const asker = recordingListener();
+    await budgeted.handle({ type: 'retry', payload: { messageId: opening.messageId } }, asker.listener);
+    await budgeted.settled();
+    expect(asker.events).toEqual([
+      { type: 'error', payload: { code: 'rate_limited', message: 'Too many turns: at most 2 per 60 seconds across all your sessions; the reply was not written again (the one you have stays). Retry in 4 s.' } },
+    ]);
+    expect(provider.replies).toHaveLength(1);
+    const stored = await storage.read((reader) => reader.messages.list(sessionId, { includeSuperseded: true }));
+    expect(stored.map((message) => [message.id, message.supersededBy])).toEqual([[opening.messageId, null]]);
+
+    await budgeted.handle({ type: 'retry', payload: { messageId: opening.messageId } }, asker.listener);
+    await budgeted.settled();
+    expect(of(heard.events, 'assistant').at(-1)!.payload).toMatchObject({ replaces: opening.messageId });
+    expect(budget.charges).toEqual(['opening', 'retry', 'retry']);
   });
 });

@@ -11,6 +11,7 @@
  * so a client that drops and reconnects mid-reply still receives the reply.
  */
 import type { ClientMessage, SessionState, SessionSummary, WidgetAnswer } from '@tutorloop/shared';
+import type { ModelBudget } from '../limits/model-budget';
 import type { Clock, IdGenerator } from '../ports';
 import type { EvaluationResult, TutorProvider } from '../provider';
 import { storeChat, storeWidgetAnswer } from '../session/inbox';
@@ -32,6 +33,8 @@ export interface RecallRoomDeps extends RoomBaseDeps {
   provider: TutorProvider;
   clock: Clock;
   ids: IdGenerator;
+  /** The learner's model budget: the opening reply and retries are charged here (turns at the adapters). */
+  modelBudget: ModelBudget;
 }
 
 export type { SessionListener } from '../session/room-base';
@@ -130,7 +133,10 @@ export class RecallRoom extends ConversationRoom {
   }
 
   protected override async openSession(snapshot: SessionSnapshot): Promise<void> {
-    const { storage, clock } = this.deps;
+    const { storage, clock, modelBudget } = this.deps;
+    // The opening reply is charged before anything is written: refused, the session stays as it
+    // was and opens on the next attach (or the learner just writes).
+    if (snapshot.messageCount === 0 && !(await this.admit(modelBudget, snapshot.session.learnerId, 'opening'))) return;
     let session = snapshot.session;
     if (session.status === 'pending') {
       session = await storage.transaction((tx) => tx.sessions.update(this.sessionId, { status: 'active' }, clock.now()));
@@ -190,6 +196,8 @@ export class RecallRoom extends ConversationRoom {
     if (snapshot.oldestUnanswered) return this.fail(reply, 'turn_in_progress', 'Your last message is still waiting for its reply.');
     const target = findRetryTarget(snapshot.messages, snapshot.pendingAction, messageId);
     if (!target.ok) return this.fail(reply, 'nothing_to_retry', target.error);
+    // Refused, nothing changes: the old reply stays.
+    if (!(await this.admit(this.deps.modelBudget, snapshot.session.learnerId, 'retry', reply))) return;
     await this.runner.retryTurn(snapshot, target.value);
   }
 

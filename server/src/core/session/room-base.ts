@@ -5,6 +5,7 @@
  * the last socket left (SPEC §4, §7). The type-specific engine lives in the subclasses.
  */
 import type { ClientMessage, ErrorCode, HistoryMessage, ServerEvent, SessionState, SessionSummary } from '@tutorloop/shared';
+import { budgetRefusalMessage, refusedOperationNotes, type ModelBudget, type ModelOperation } from '../limits/model-budget';
 import type { Logger } from '../ports';
 import type { ChatOutcome } from './inbox';
 
@@ -181,6 +182,21 @@ export abstract class RoomBase {
 
   protected fail(reply: SessionListener, code: ErrorCode, message: string): void {
     reply({ type: 'error', payload: { code, message } });
+  }
+
+  /**
+   * Charges a model operation to the learner's budget (SPEC §8) — call it before the operation
+   * writes anything. Refused: a `rate_limited` error saying when to retry, to `reply` (or, for
+   * work nobody asked for by a frame, such as an opening, to everyone listening), and false.
+   */
+  protected async admit(budget: ModelBudget, learnerId: string, operation: ModelOperation, reply?: SessionListener): Promise<boolean> {
+    const verdict = await budget.charge(learnerId, operation);
+    if (verdict.ok) return true;
+    this.baseDeps.logger.info({ sessionId: this.sessionId, operation, budget: verdict.budget }, 'model operation refused by the learner’s budget');
+    const event: ServerEvent = { type: 'error', payload: { code: 'rate_limited', message: budgetRefusalMessage(verdict, refusedOperationNotes[operation]) } };
+    if (reply) reply(event);
+    else this.broadcast(event);
+    return false;
   }
 
   /** The signal for new work; a fresh one once the previous was aborted. */

@@ -7,6 +7,11 @@ export type LlmCallOutcome = 'ok' | 'error' | 'timeout' | 'aborted';
 export interface StoredLlmCall {
   id: string;
   sessionId: string | null;
+  /**
+   * The learner the call was made for (their session's learner), so their daily token budget
+   * counts it even after the session is deleted; null when no learner is known.
+   */
+  learnerId: string | null;
   /** Why it was made: `evaluator`, `tutor`, `safety`, … */
   purpose: string;
   provider: string;
@@ -26,6 +31,11 @@ export interface StoredLlmCall {
 export interface LlmCallReader {
   /** A session's calls, oldest first (ties by id). */
   listBySession(sessionId: string): Promise<StoredLlmCall[]>;
+  /**
+   * Input + output tokens of the learner's calls made at or after `since` (0 when none): what
+   * the daily token budget counts (SPEC §8). Calls of deleted sessions still count.
+   */
+  tokensUsedSince(learnerId: string, since: Date): Promise<number>;
 }
 
 /** Reads and writes model call records. */

@@ -128,6 +128,11 @@ export function llmCallRepository(state: MemoryState): LlmCallRepository {
     async listBySession(sessionId) {
       return copy(sortBy(state.where('llmCalls', (call) => call.sessionId === sessionId), (call) => call.createdAt, (call) => call.id));
     },
+    async tokensUsedSince(learnerId, since) {
+      return state
+        .where('llmCalls', (call) => call.learnerId === learnerId && call.createdAt.getTime() >= since.getTime())
+        .reduce((sum, call) => sum + call.inputTokens + call.outputTokens, 0);
+    },
     async add(call) {
       if (state.rows('llmCalls').has(call.id)) throw conflict(`llm call ${call.id}`);
       state.put('llmCalls', call.id, copy(call));

@@ -39,12 +39,12 @@ export function deletePointsCascade(state: MemoryState, pointIds: ReadonlySet<st
 }
 
 /**
- * Deletes a learner and everything of theirs (what the schema's cascades do in SQL, plus the
- * model call records of their sessions, which have no foreign key).
+ * Deletes a learner and everything of theirs (what the schema's cascades do in SQL, plus
+ * their model call records — by learner or by session — which have no foreign key).
  */
 function deleteLearnerCascade(state: MemoryState, learnerId: string, deleteSession: (sessionId: string) => void): void {
   const sessionIds = new Set(state.where('sessions', (session) => session.learnerId === learnerId).map((session) => session.id));
-  state.remove('llmCalls', state.where('llmCalls', (call) => call.sessionId !== null && sessionIds.has(call.sessionId)).map((call) => call.id));
+  state.remove('llmCalls', state.where('llmCalls', (call) => call.learnerId === learnerId || (call.sessionId !== null && sessionIds.has(call.sessionId))).map((call) => call.id));
   for (const sessionId of sessionIds) deleteSession(sessionId);
   const setIds = new Set(state.where('recallSets', (set) => set.learnerId === learnerId).map((set) => set.id));
   deletePointsCascade(state, new Set(state.where('recallPoints', (point) => setIds.has(point.recallSetId)).map((point) => point.id)));

@@ -12,6 +12,7 @@
  * (an unanswered message is answered on attach).
  */
 import type { AgentLogOutcome, ClientMessage, SessionState, SessionSummary } from '@tutorloop/shared';
+import type { ModelBudget } from '../limits/model-budget';
 import type { Clock, IdGenerator } from '../ports';
 import type { TutorProvider } from '../provider';
 import { storeChat } from '../session/inbox';
@@ -35,6 +36,8 @@ export interface ThoughtRoomDeps extends RoomBaseDeps {
   provider: TutorProvider;
   clock: Clock;
   ids: IdGenerator;
+  /** The learner's model budget: the opening, retries and summaries are charged here (turns at the adapters). */
+  modelBudget: ModelBudget;
 }
 
 /**
@@ -148,7 +151,9 @@ export class ThoughtRoom extends ConversationRoom {
 
   /** The partner opens: an invitation to say what to think about (or about the topic given). */
   protected override async openSession(snapshot: SessionSnapshot): Promise<void> {
-    const { storage, clock } = this.deps;
+    const { storage, clock, modelBudget } = this.deps;
+    // Charged before anything is written: refused, the session stays as it was and opens on the next attach.
+    if (snapshot.messageCount === 0 && !(await this.admit(modelBudget, snapshot.session.learnerId, 'opening'))) return;
     if (snapshot.session.status === 'pending') {
       await storage.transaction((tx) => tx.sessions.update(this.sessionId, { status: 'active' }, clock.now()));
       this.noteCommit();
@@ -195,6 +200,12 @@ export class ThoughtRoom extends ConversationRoom {
 
   /** Folds the oldest messages into the stored summary (SPEC §4.5 "refreshed every few turns and stored"). */
   private async refreshSummary(snapshot: SessionSnapshot, state: ThoughtSessionState, fold: StoredMessage[], signal: AbortSignal): Promise<ThoughtSessionState> {
+    // Over budget, the summary waits for a later turn: the window still bounds the prompt.
+    const charged = await this.deps.modelBudget.charge(snapshot.session.learnerId, 'summary');
+    if (!charged.ok) {
+      this.deps.logger.info({ sessionId: this.sessionId, budget: charged.budget }, 'rolling summary postponed: the learner’s model budget is spent');
+      return state;
+    }
     const input: ThoughtSummaryInput = { sessionId: this.sessionId, topic: state.topic, previousSummary: state.summary, messages: fold.map(toThoughtMessage), final: false };
     const outcome = await this.summarize(snapshot, input, signal);
     if (!outcome.text) {
@@ -289,6 +300,8 @@ export class ThoughtRoom extends ConversationRoom {
     if (snapshot.oldestUnanswered) return this.fail(reply, 'turn_in_progress', 'Your last message is still waiting for its reply.');
     const target = findRetryTarget(snapshot.messages, null, messageId);
     if (!target.ok) return this.fail(reply, 'nothing_to_retry', target.error);
+    // Refused, nothing changes: the old reply stays.
+    if (!(await this.admit(this.deps.modelBudget, snapshot.session.learnerId, 'retry', reply))) return;
     const { previous, replyTo } = target.value;
     if (replyTo?.role === 'learner') {
       const signal = this.freshSignal();
@@ -309,12 +322,15 @@ export class ThoughtRoom extends ConversationRoom {
     if (isEnded(snapshot.session.status)) return this.fail(reply, 'session_ended', 'This thought session has already ended.');
     const state = typeStateOf(snapshot.session, 'thought');
     const input: ThoughtSummaryInput = { sessionId: this.sessionId, topic: state.topic, previousSummary: state.summary, messages: windowOf(unsummarized(snapshot.messages, state)), final: true };
+    // Ending never waits for the budget: over it, the closing summary is the plain one, written without the model.
+    const charged = await this.deps.modelBudget.charge(snapshot.session.learnerId, 'summary');
+    if (!charged.ok) this.deps.logger.info({ sessionId: this.sessionId, budget: charged.budget }, 'closing summary written without the model: the learner’s model budget is spent');
     this.broadcast({ type: 'typing', payload: {} });
-    const outcome = await this.summarize(snapshot, input, this.freshSignal());
+    const outcome = charged.ok ? await this.summarize(snapshot, input, this.freshSignal()) : { text: null, log: null };
     const finalSummary = outcome.text ?? boundSummary(offlineThoughtSummary(input));
     const now = clock.now();
     const ended = await storage.transaction(async (tx) => {
-      await tx.agentLogs.append(outcome.log);
+      if (outcome.log) await tx.agentLogs.append(outcome.log);
       await tx.sessions.update(this.sessionId, { status: 'completed', endReason: 'ended_by_learner', endedAt: now, typeState: { ...state, finalSummary } }, now);
       return tx.loadSessionSnapshot(this.sessionId, noMessages);
     });
