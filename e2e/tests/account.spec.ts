@@ -35,7 +35,7 @@ test('change password, export my data, sign out everywhere', async ({ page, brow
   await page.getByLabel('Current password').fill('not my password');
   await page.getByLabel('New password').fill('a brand new secret');
   await page.getByRole('button', { name: 'Change password' }).click();
-  await expect(page.getByTestId('change-password-outcome')).toHaveText('currentPassword: that is not your current password.');
+  await expect(page.getByTestId('change-password-outcome')).toHaveText('Current password: that is not your current password.');
   await page.getByLabel('Current password').fill(password);
   await page.getByRole('button', { name: 'Change password' }).click();
   await expect(page.getByTestId('change-password-outcome')).toHaveText('Password changed. Your other devices are signed out.');

@@ -1,6 +1,7 @@
 import { lazy, Suspense, useEffect, useRef } from 'react';
 import { Header } from './components/header';
 import { useAuth } from './hooks/use-auth';
+import { useDocumentTitle } from './hooks/use-document-title';
 import { navigate, useRoute } from './hooks/use-route';
 import { AssessmentsPage } from './pages/assessments-page';
 import { AuthPage } from './pages/auth-page';
@@ -67,15 +68,7 @@ function Page({ route }: { route: Route }) {
     case 'session':
       return <SessionPage key={route.sessionId} sessionId={route.sessionId} />;
     case 'not-found':
-      return (
-        <div className="page narrow">
-          <h1 tabIndex={-1}>Page not found</h1>
-          <p className="muted">Nothing lives at “{route.path}”.</p>
-          <button type="button" className="button primary" onClick={() => navigate({ name: 'home' })}>
-            Back to home
-          </button>
-        </div>
-      );
+      return <NotFoundPage path={route.path} />;
     default:
       return assertNever(route);
   }
@@ -138,6 +131,20 @@ export function App() {
           {token ? <Page route={route} /> : <AuthPage />}
         </Suspense>
       </main>
+    </div>
+  );
+}
+
+/** An unknown route: its own title, so the tab does not keep the last page's (issue 25). */
+function NotFoundPage({ path }: { path: string }) {
+  useDocumentTitle('Page not found');
+  return (
+    <div className="page narrow">
+      <h1 tabIndex={-1}>Page not found</h1>
+      <p className="muted">Nothing lives at “{path}”.</p>
+      <button type="button" className="button primary" onClick={() => navigate({ name: 'home' })}>
+        Back to home
+      </button>
     </div>
   );
 }

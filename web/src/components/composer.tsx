@@ -57,7 +57,8 @@ export function Composer({ blockedReason, note, onSend }: ComposerProps) {
         Send
       </button>
       <p id={hintId} className="composer-hint">
-        {blockedReason ?? note ?? 'Enter to send · Shift+Enter for a new line'}
+        {/* The keyboard hint only where a hardware keyboard is likely (issue 25): hidden on touch screens and phone widths by CSS. */}
+        {blockedReason ?? note ?? <span className="keyboard-hint">Enter to send · Shift+Enter for a new line</span>}
       </p>
     </form>
   );

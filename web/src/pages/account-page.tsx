@@ -1,6 +1,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import { saveFile } from '../components/save-file';
 import { useAuth } from '../hooks/use-auth';
+import { labelledServerMessage } from '../store/form-errors';
 import { useDocumentTitle } from '../hooks/use-document-title';
 import { navigate } from '../hooks/use-route';
 import { authStore, http, signOut } from '../services';
@@ -61,7 +62,7 @@ function ChangePassword() {
     if (outcome.kind === 'busy') return;
     setOutcome({ kind: 'busy' });
     const result = await http.changePassword({ currentPassword: current, newPassword: next });
-    if (!result.ok) return setOutcome({ kind: 'error', message: result.error.message });
+    if (!result.ok) return setOutcome({ kind: 'error', message: labelledServerMessage(result.error, { currentPassword: 'Current password', newPassword: 'New password' }) });
     // The old token is refused from now on: keep this device signed in with the new one.
     authStore.getState().signIn(result.value);
     setCurrent('');

@@ -166,7 +166,7 @@ export function AuthPage() {
             value={password}
             onChange={(event) => setPassword(event.target.value)}
             aria-invalid={errors.password ? true : undefined}
-            aria-describedby={describedBy(errors.password && ids.passwordError, signingUp && ids.passwordHint)}
+            aria-describedby={describedBy(errors.password && ids.passwordError, signingUp && !errors.password && ids.passwordHint)}
             required
           />
           {errors.password ? (
@@ -174,7 +174,7 @@ export function AuthPage() {
               {errors.password}
             </p>
           ) : null}
-          {signingUp ? (
+          {signingUp && !errors.password ? (
             <p id={ids.passwordHint} className="field-hint">
               At least 8 characters.
             </p>

@@ -5,7 +5,9 @@ import { useAuth } from '../hooks/use-auth';
 import { useDashboard } from '../hooks/use-dashboard';
 import { useDocumentTitle } from '../hooks/use-document-title';
 import { useRecallSets } from '../hooks/use-recall-sets';
+import { navigate } from '../hooks/use-route';
 import { useStartSession } from '../hooks/use-start-session';
+import { sessionInProgress } from '../store/session-in-progress';
 import { WelcomePage } from './welcome-page';
 import '../dashboard.css';
 
@@ -43,7 +45,7 @@ export function mostDueSet(sets: readonly RecallSetSummary[]): RecallSetSummary 
   return best;
 }
 
-function DueCard({ stats, sets }: { stats: ProgressStats; sets: readonly RecallSetSummary[] }) {
+function DueCard({ stats, sets, recent }: { stats: ProgressStats; sets: readonly RecallSetSummary[]; recent: readonly SessionHistoryItem[] }) {
   const session = useStartSession();
   const { dueNow, dueToday, dueNext7Days, newPoints, belowDesiredRetention } = stats.reviews;
   const top = mostDueSet(sets);
@@ -71,7 +73,11 @@ function DueCard({ stats, sets }: { stats: ProgressStats; sets: readonly RecallS
           <button
             type="button"
             className="button primary"
-            onClick={() => void session.start({ type: 'recall', recallSetId: top.id })}
+            onClick={() => {
+              const open = sessionInProgress(recent, top.id);
+              if (open) navigate({ name: 'session', sessionId: open.id });
+              else void session.start({ type: 'recall', recallSetId: top.id });
+            }}
             disabled={session.busy}
             aria-busy={session.busy}
             aria-describedby="most-due"
@@ -247,7 +253,7 @@ export function HomePage() {
     <div className="page dashboard" data-testid="dashboard">
       <h1 tabIndex={-1}>{username ? `Hello, ${username}` : 'Home'}</h1>
       <div className="dashboard-grid">
-        <DueCard stats={stats} sets={sets} />
+        <DueCard stats={stats} sets={sets} recent={recent} />
         <StreakCard streak={stats.streak} today={stats.activity.at(-1)?.day ?? stats.asOf.slice(0, 10)} />
         <RetentionCard retention={stats.retention} />
       </div>

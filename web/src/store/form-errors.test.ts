@@ -1,6 +1,6 @@
 import { Credentials, UpdateRecallSetBody } from '@tutorloop/shared';
 import { describe, expect, it } from 'vitest';
-import { fieldErrorsFromIssues, fieldErrorsFromServer, firstErrorField, issuesFromServerMessage, plainMessage } from './form-errors';
+import { fieldErrorsFromIssues, fieldErrorsFromServer, firstErrorField, issuesFromServerMessage, labelledServerMessage, plainMessage } from './form-errors';
 
 const authField = (path: ReadonlyArray<PropertyKey>) => (path[0] === 'username' || path[0] === 'password' ? String(path[0]) : null);
 
@@ -50,5 +50,13 @@ describe('form errors in plain words, one per field (issue 18)', () => {
   it('words unknown messages as a sentence', () => {
     expect(plainMessage('that username is taken')).toBe('That username is taken.');
     expect(plainMessage('Too big: expected string to have <=120 characters')).toBe('Use at most 120 characters.');
+  });
+});
+
+describe('a refusal led by the field’s label, not its API name (issue 25)', () => {
+  it('says "Current password: …" for the server’s currentPassword refusal', () => {
+    const labels = { currentPassword: 'Current password', newPassword: 'New password' };
+    expect(labelledServerMessage({ code: 'invalid_payload', message: 'currentPassword: that is not your current password.' }, labels)).toBe('Current password: that is not your current password.');
+    expect(labelledServerMessage({ code: 'rate_limited', message: 'Too many attempts. Retry in 4 s.' }, labels)).toBe('Too many attempts. Retry in 4 s.');
   });
 });

@@ -91,3 +91,15 @@ export function fieldErrorsFromServer(
 export function firstErrorField(errors: FieldErrors, order: readonly string[]): string | null {
   return order.find((field) => errors[field] !== undefined) ?? (errors[formField] !== undefined ? formField : null);
 }
+
+/**
+ * A server refusal as one sentence for a form that shows its errors together: each field's
+ * message in plain words, led by the field's label as the learner sees it ("Current password:
+ * that is not your current password.") — never the API's field name (issue 25).
+ */
+export function labelledServerMessage(error: { code: string; message: string }, labels: Readonly<Record<string, string>>): string {
+  const errors = fieldErrorsFromServer(error, (path) => (typeof path[0] === 'string' && path[0] in labels ? path[0] : null));
+  return Object.entries(errors)
+    .map(([field, message]) => (field === formField ? message : `${labels[field]}: ${message.charAt(0).toLowerCase()}${message.slice(1)}`))
+    .join(' ');
+}
