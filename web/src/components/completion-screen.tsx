@@ -54,7 +54,7 @@ export function CompletionScreen({ summary, reviewError, reviewBusy, onBack, onR
       <section className="completion" aria-labelledby="completion-title" data-testid="completion-screen">
         <p className="completion-kicker muted">{learning.planTitle}</p>
         <h1 id="completion-title" ref={headingRef} tabIndex={-1}>
-          {summary.reason === 'plan_completed' ? 'Plan complete' : 'Session complete'}
+          {summary.reason === 'plan_completed' ? 'Plan complete' : summary.reason === 'ended_by_learner' ? 'Session ended early' : 'Session complete'}
         </h1>
         <p className="completion-score" data-testid="learning-steps-covered">
           You covered {learning.stepsCovered} of {learning.totalSteps} {learning.totalSteps === 1 ? 'step' : 'steps'}
@@ -84,7 +84,7 @@ export function CompletionScreen({ summary, reviewError, reviewBusy, onBack, onR
   return (
     <section className="completion" aria-labelledby="completion-title" data-testid="completion-screen">
       <h1 id="completion-title" ref={headingRef} tabIndex={-1}>
-        Session complete
+        {summary.reason === 'ended_by_learner' ? 'Session ended early' : 'Session complete'}
       </h1>
       <p className="completion-score" data-testid="completion-recalled">
         You recalled {summary.recalledCount} of {summary.totalPoints} {summary.totalPoints === 1 ? 'point' : 'points'}
@@ -103,9 +103,10 @@ export function CompletionScreen({ summary, reviewError, reviewBusy, onBack, onR
               <span aria-hidden="true">{point.recalled ? '✓' : '○'}</span> {point.recalled ? 'Recalled' : 'Not recalled'}
             </span>
             <span className="point-content">{point.content}</span>
-            {point.nextDue && formatDue(point.nextDue) ? (
-              <span className="point-due">Next review {formatDue(point.nextDue)}</span>
-            ) : null}
+            {/* Every point says when it comes back (issue 25): one never reviewed yet is due now. */}
+            <span className="point-due" data-testid="completion-point-due">
+              {point.nextDue && formatDue(point.nextDue) ? `Next review ${formatDue(point.nextDue)}` : 'Not reviewed yet · due now'}
+            </span>
           </li>
         ))}
       </ul>

@@ -71,7 +71,7 @@ function SessionView({ sessionId }: { sessionId: string }) {
   const [confirmingEnd, setConfirmingEnd] = useState(false);
   const [review, setReview] = useState<{ busy: boolean; error: string | null }>({ busy: false, error: null });
   const isAssessmentSummary = summary?.type === 'assessment';
-  useDocumentTitle(summary ? (isAssessmentSummary ? 'Assessment results' : 'Session complete') : (title ?? 'Session'));
+  useDocumentTitle(summary ? (isAssessmentSummary ? 'Assessment results' : summary.reason === 'ended_by_learner' ? 'Session ended early' : 'Session complete') : (title ?? 'Session'));
 
   const open = status === 'open';
   const fatal = status === 'closed' && closeReason !== null && closeReason !== 'client' && closeReason !== 'completed';
