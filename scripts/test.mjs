@@ -1,4 +1,4 @@
-// `npm test`: every test suite — typecheck, unit + integration (vitest), end-to-end
+// `npm test`: every test suite — typecheck, the regular-expression lint, unit + integration (vitest), end-to-end
 // (Playwright in Debian's Chromium) — after installing what is missing, Chromium included.
 // Ends with one line "N passed, N failed".
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
@@ -36,6 +36,12 @@ let failed = 0;
 console.log('\n== Typecheck ==');
 const typecheck = runPnpm(['-r', 'run', 'typecheck']);
 if (typecheck === 0) passed += 1;
+else failed += 1;
+
+// SPEC §8: no super-linear regular expression (eslint-plugin-regexp only; eslint.config.mjs).
+console.log('\n== Regular expressions ==');
+const regexLint = runPnpm(['run', 'lint:regex']);
+if (regexLint === 0) passed += 1;
 else failed += 1;
 
 console.log('\n== Unit and integration tests (vitest) ==');

@@ -32,7 +32,7 @@ export function meanReplyWords(turns: readonly ObservedTurn[], completedAtTurn: 
 /** The lifecycle phase a master tutor's `turn_summary` names for a wrong answer ("wrong → hint"), if any. */
 export function phaseOf(turnSummary: string | null): 'probe' | 'hint' | 'explain' | null {
   if (!turnSummary) return null;
-  const arrow = /(?:wrong|→|->)\s*(?:→|->|:)?\s*(probe|hint|explain)/i.exec(turnSummary);
+  const arrow = /(?:wrong|→|->)\s*(?:(?:→|->|:)\s*)?(probe|hint|explain)/i.exec(turnSummary);
   if (arrow) return arrow[1]!.toLowerCase() as 'probe' | 'hint' | 'explain';
   // "step 4 (check, carrying)" names step types, not phases: leave those out.
   const plain = /\b(probe|hint|explain)/i.exec(turnSummary.replace(/\(\s*(?:explain|check|practice)\s*,[^)]*\)/gi, ''));

@@ -24,7 +24,7 @@ export const LEARNING_MARKERS: ReadonlyArray<{ name: string; pattern: RegExp }> 
   { name: 'expected_answer', pattern: /\bexpected_answer\b/i },
   { name: 'reasoning', pattern: /(?:\breasoning["”']?\s*[:=]|["“']reasoning["”'])/i },
   { name: 'internal field', pattern: /\b(?:answer_correct|mastery_signal|mastery_updates|misconceptions_detected|question_asked|question_concept|advance_to_step|session_complete)\b/i },
-  { name: 'mastery number', pattern: /\bmastery\b[^.!?\n]{0,25}?\d+(?:[.,]\d+)?\s*%?|\b\d+(?:[.,]\d+)?\s*%?\s+mastery\b/i },
+  { name: 'mastery number', pattern: /\bmastery\b[^.!?\n]{1,25}?\d+(?:[.,]\d+)?\s*%?|\b\d+(?:[.,]\d+)?(?:\s*%)?\s+mastery\b/i },
 ];
 
 const numericInternalKey = /mastery|score|confidence/i;

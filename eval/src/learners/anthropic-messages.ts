@@ -14,7 +14,7 @@ export interface AnthropicSettings {
 export function anthropicSettingsFromEnvironment(environment: NodeJS.ProcessEnv): AnthropicSettings | null {
   const apiKey = environment.ANTHROPIC_API_KEY?.trim();
   if (!apiKey) return null;
-  const baseUrl = (environment.ANTHROPIC_BASE_URL?.trim() || 'https://api.anthropic.com').replace(/\/+$/, '');
+  const baseUrl = (environment.ANTHROPIC_BASE_URL?.trim() || 'https://api.anthropic.com').replace(/(?<!\/)\/+$/, '');
   return { apiKey, baseUrl };
 }
 

@@ -36,7 +36,7 @@ export function normalizeWords(text: string): string {
     .replace(/\p{M}+/gu, '')
     .toLowerCase()
     .split(/[^\p{L}\p{N}./]+/u)
-    .map((word) => word.replace(/^[./]+|[./]+$/g, ''))
+    .map((word) => word.replace(/^[./]+|(?<![./])[./]+$/g, ''))
     .filter(Boolean);
   return ` ${words.join(' ')} `;
 }
@@ -77,7 +77,7 @@ export function rightAnswer(question: StudyPlanQuestion, concept: string, style:
  */
 export function wrongAnswer(question: StudyPlanQuestion, concept: string, style: Style): string {
   const forms = answerForms(question);
-  const lastNumber = /(\d+)(?!.*\d)/s.exec(question.expectedAnswer);
+  const lastNumber = /(?<!\d)(\d+)(?!\D*\d)/.exec(question.expectedAnswer);
   let attempt: string | null = null;
   if (lastNumber) {
     for (const delta of [1, 2, 3]) {

@@ -135,12 +135,22 @@ export function readMasterTurn(response: LlmResponse): unknown {
   return response.content.map((block) => (block.type === 'text' ? block.text : '')).join('');
 }
 
+/**
+ * The master prompt with the instruction on its last line ("Answer only by calling …") swapped for
+ * one asking for the message only. Read from the last line: /Answer only by calling[^\n]*$/ read to
+ * the line's end again from each occurrence, and a plan's own text is in the prompt.
+ */
+function withoutToolInstruction(prompt: string): string {
+  const at = prompt.indexOf('Answer only by calling', prompt.lastIndexOf('\n') + 1);
+  return at < 0 ? prompt : `${prompt.slice(0, at)}Answer with the message only.`;
+}
+
 export function buildWelcomeRequest(input: WelcomeInput, model: string): LlmRequest {
   return {
     purpose: 'welcome',
     sessionId: input.sessionId,
     model,
-    system: [{ text: masterSystemPrompt(input.plan).replace(/Answer only by calling[^\n]*$/, 'Answer with the message only.'), cacheControl: { type: 'ephemeral' } }],
+    system: [{ text: withoutToolInstruction(masterSystemPrompt(input.plan)), cacheControl: { type: 'ephemeral' } }],
     messages: [
       {
         role: 'user',

@@ -25,7 +25,8 @@ const RawEvaluation = z.object({
 
 /** Removes a surrounding Markdown code fence (```json … ```), if any. */
 export function stripCodeFences(text: string): string {
-  const fenced = /```(?:json|JSON)?\s*([\s\S]*?)```/.exec(text);
+  // No `\s*` before the body: it traded spaces with `[\s\S]*?` (quadratic); the trim drops them.
+  const fenced = /```(?:json|JSON)?([\s\S]*?)```/.exec(text);
   return (fenced ? fenced[1]! : text).trim();
 }
 

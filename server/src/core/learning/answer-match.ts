@@ -26,7 +26,8 @@ export function answerTokens(text: string): string[] {
     .replace(/[’‘`]/g, "'")
     .replace(/(?<![\p{L}\p{N}])'|'(?![\p{L}\p{N}])/gu, ' ')
     .split(/[^\p{L}\p{N}./:'%-]+/u)
-    .map((token) => token.replace(/^[.:/-]+|[.:-]+$/g, ''))
+    // The lookbehind starts the trailing match where the run starts, so a long run is read once, not quadratically.
+    .map((token) => token.replace(/^[.:/-]+|(?<![.:-])[.:-]+$/g, ''))
     .filter(Boolean)
     .map((token) => numberWords[token] ?? token);
 }

@@ -130,7 +130,8 @@ function arrayOf(value: unknown): Array<Record<string, unknown>> {
 }
 
 function parseJsonText(text: string): unknown {
-  const fenced = /```(?:json)?\s*([\s\S]*?)```/.exec(text);
+  // No `\s*` before the body: it traded spaces with `[\s\S]*?` (quadratic); the trim drops them.
+  const fenced = /```(?:json)?([\s\S]*?)```/.exec(text);
   const body = (fenced?.[1] ?? text).trim();
   const start = body.indexOf('{');
   const end = body.lastIndexOf('}');

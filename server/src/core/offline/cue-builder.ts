@@ -73,7 +73,8 @@ export function contextPhrase(context: string | null): string | null {
   if (flat.length <= CONTEXT_MAX_LENGTH) return flat;
   const cut = flat.slice(0, CONTEXT_MAX_LENGTH);
   const space = cut.lastIndexOf(' ');
-  return `${(space > CONTEXT_MAX_LENGTH / 2 ? cut.slice(0, space) : cut).replace(/[\s,;:.!?—–-]+$/u, '')}…`;
+  // The lookbehind starts the match only where a run of trailing punctuation starts, so a run is read once.
+  return `${(space > CONTEXT_MAX_LENGTH / 2 ? cut.slice(0, space) : cut).replace(/(?<![\s,;:.!?—–-])[\s,;:.!?—–-]+$/u, '')}…`;
 }
 
 /** True when a template's own words (placeholders removed) would name a key term. */

@@ -209,7 +209,7 @@ function wordsOf(text: string): Word[] {
       index += 1;
     }
     const norm = raw.toLowerCase().replace(/’/g, "'");
-    const trimmed = norm.replace(/^'+/, '').replace(/'+$/, '');
+    const trimmed = norm.replace(/^'+/, '').replace(/(?<!')'+$/, '');
     if (!trimmed) continue;
     const expanded = contractions[trimmed];
     if (expanded) for (const part of expanded) words.push({ norm: part, start, end: offset });

@@ -25,7 +25,7 @@ const WHAT_ABOUT = /^(?:and |so |but |ok(?:ay)? |um+ |hm+ )*(?:what about|how ab
 const CLARIFY =
   /\b(?:what do you mean|what does (?:that|this|it) mean|i (?:do not|don't|dont) (?:understand|get) (?:the question|what you mean|it|that|this)|(?:can|could|would) you (?:explain|clarify|rephrase|repeat|say that again|elaborate)|say (?:that|it) again|repeat the question|what(?:'s| is) the question|not sure what you(?:'re| are) asking)\b/i;
 const TAG = /,\s*(?:right|correct|isn'?t it|aren'?t they|no|yes|yeah|true)\s*\?\s*$/i;
-const LEADING_FILLER = /^(?:(?:and|so|but|ok(?:ay)?|um+|uh+|hm+|wait|sorry|well|hmm+)[\s,]+)+/i;
+const LEADING_FILLER = /^(?:(?:and|so|but|ok(?:ay)?|um+|uh+|hm+|wait|sorry|well)[\s,]+)+/i;
 
 function sentences(text: string): string[] {
   return (text.match(/[^.?!\n]+[.?!]*/g) ?? []).map((s) => s.trim()).filter((s) => /[\p{L}\p{N}]/u.test(s));

@@ -9,7 +9,8 @@ export const MAX_CHUNKS = 6;
 export const WORDS_PER_CHUNK = 6;
 
 export function splitIntoChunks(text: string): string[] {
-  const words = text.match(/\s*\S+\s*/g) ?? [];
+  // Leading spaces only at the start: /\s*\S+\s*/g retried from every space of a blank run (quadratic).
+  const words = text.match(/(?:^\s*)?\S+\s*/g) ?? [];
   if (words.length === 0) return text.length > 0 ? [text] : [];
   const wanted = Math.min(MAX_CHUNKS, Math.max(MIN_CHUNKS, Math.ceil(words.length / WORDS_PER_CHUNK)));
   const count = Math.min(wanted, words.length);

@@ -5,9 +5,11 @@
  * Text export headers honoured (Anki manual, "Importing → File headers"): `#separator:` (Tab,
  * Comma, Semicolon, Space, Pipe, Colon or a literal character), `#html:` (true: fields are
  * HTML and are stripped to text), `#columns:` (column names, split by the separator),
- * `#deck:` (names the set), and `#notetype column:`, `#deck column:`, `#tags column:`,
- * `#guid column:` (1-based; those columns are not note fields). Other `#key:value` lines at
- * the top are read and skipped; fields may be quoted as in CSV.
+ * `#deck:` (names the set), `#notetype:` (a Basic note type: no cloze detection), and
+ * `#notetype column:`, `#deck column:`, `#tags column:`, `#guid column:` (1-based; those
+ * columns are not note fields). Other `#key:value` lines at the top are read and skipped;
+ * fields may be quoted as in CSV (a quoted field may hold the separator, quotes, line breaks,
+ * or start with `#`).
  *
  * Mapping: Anki shows the first field and asks for the second, so a two-field note becomes
  * a point whose content is the second field (what to recall) and whose context is the first
@@ -18,6 +20,7 @@
  */
 import { parse } from 'csv-parse/sync';
 import { Limits, type SkippedRow } from '@tutorloop/shared';
+import { toCsv } from '../csv/csv';
 
 export interface AnkiDraft {
   name: string | null;
@@ -39,14 +42,66 @@ const separatorNames: Record<string, string> = { tab: '\t', comma: ',', semicolo
 
 const entities: Record<string, string> = { nbsp: ' ', amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", '#39': "'" };
 
+/*
+ * Every field is learner input, so each scan here reads a character a bounded number of times
+ * (SPEC §8). The patterns these replace — /<[^>]*>/g, /\[sound:[^\]]*\]/g,
+ * /<(script|style)[^>]*>[\s\S]*?<\/\1>/gi, /\{\{c\d+::([\s\S]*?)(?:::[\s\S]*?)?\}\}/g,
+ * /<\/?[a-z][^>]*>/i — retried from every "<" (or "[sound:", "<style", "{{c1::") of a field
+ * with no closing mark and scanned to its end each time: one field of "<<<…" held the server
+ * for seconds (issue 22). The functions remove exactly what those patterns removed.
+ */
+
+/** Removes each span from `open` to the first `close` after it, as /open[^close]*close/g does. */
+function removeSpans(text: string, open: string, close: string): string {
+  let out = '';
+  let from = 0;
+  for (let start = text.indexOf(open); start >= 0; start = text.indexOf(open, from)) {
+    const end = text.indexOf(close, start + open.length);
+    // No `close` after this `open`, so none after a later one either.
+    if (end < 0) break;
+    out += text.slice(from, start);
+    from = end + close.length;
+  }
+  return out + text.slice(from);
+}
+
+/** `<script …>…</script>` and `<style …>…</style>` (any case) become a space. */
+function removeScriptsAndStyles(html: string): string {
+  const opening = /<(script|style)/gi;
+  const closing = { script: /<\/script>/gi, style: /<\/style>/gi };
+  // Where a search for the closing tag found none: none at or after it either.
+  const closeMissingFrom = { script: Infinity, style: Infinity };
+  let out = '';
+  let from = 0;
+  // The first ">" at or after the last tag asked about, reused while it is still ahead.
+  let tagEnd = -1;
+  for (let open = opening.exec(html); open; open = opening.exec(html)) {
+    const name = open[1]!.toLowerCase() as 'script' | 'style';
+    const afterName = open.index + open[0].length;
+    if (tagEnd < afterName) tagEnd = html.indexOf('>', afterName);
+    if (tagEnd < 0) break;
+    let close: RegExpExecArray | null = null;
+    if (tagEnd + 1 < closeMissingFrom[name]) {
+      closing[name].lastIndex = tagEnd + 1;
+      close = closing[name].exec(html);
+      if (!close) closeMissingFrom[name] = tagEnd + 1;
+    }
+    if (!close) {
+      opening.lastIndex = open.index + 1;
+      continue;
+    }
+    out += `${html.slice(from, open.index)} `;
+    from = close.index + close[0].length;
+    opening.lastIndex = from;
+  }
+  return out + html.slice(from);
+}
+
 /** HTML to plain text: line breaks and blocks become spaces, tags go, entities are decoded, media references dropped. */
 export function htmlToText(html: string): string {
-  return html
-    .replace(/<(script|style)[^>]*>[\s\S]*?<\/\1>/gi, ' ')
-    .replace(/<br\s*\/?>|<\/(div|p|li|tr|h[1-6])>/gi, ' ')
-    .replace(/<[^>]*>/g, '')
-    .replace(/\[sound:[^\]]*\]/g, '')
-    .replace(/&(#x[0-9a-f]+|#\d+|[a-z]+|#39);/gi, (whole, entity: string) => {
+  const withoutTags = removeSpans(removeScriptsAndStyles(html).replace(/<br\s*\/?>|<\/(div|p|li|tr|h[1-6])>/gi, ' '), '<', '>');
+  return removeSpans(withoutTags, '[sound:', ']')
+    .replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, entity: string) => {
       const lower = entity.toLowerCase();
       if (lower.startsWith('#x')) return safeCodePoint(Number.parseInt(lower.slice(2), 16)) ?? whole;
       if (lower.startsWith('#') && lower !== '#39') return safeCodePoint(Number.parseInt(lower.slice(1), 10)) ?? whole;
@@ -62,10 +117,27 @@ function safeCodePoint(code: number): string | undefined {
 
 /** Cloze deletions `{{c1::answer}}` / `{{c1::answer::hint}}` become their answer. */
 export function unCloze(text: string): string {
-  return text.replace(/\{\{c\d+::([\s\S]*?)(?:::[\s\S]*?)?\}\}/g, '$1');
+  const clozeStart = /\{\{c\d+::/g;
+  let out = '';
+  let from = 0;
+  for (let start = clozeStart.exec(text); start; start = clozeStart.exec(text)) {
+    const answerFrom = start.index + start[0].length;
+    // A deletion ends at the first "}}"; its answer at the first "::" before that.
+    const close = text.indexOf('}}', answerFrom);
+    if (close < 0) break;
+    const hint = text.slice(answerFrom, close).indexOf('::');
+    out += text.slice(from, start.index) + text.slice(answerFrom, hint < 0 ? close : answerFrom + hint);
+    from = close + 2;
+    clozeStart.lastIndex = from;
+  }
+  return out + text.slice(from);
 }
 
-const looksLikeHtml = /<\/?[a-z][^>]*>|&(?:#\d+|#x[0-9a-f]+|[a-z]+);/i;
+/** A field reads as HTML with a tag (`<b>`, `</div>`: a tag start with a ">" after it) or an entity (`&amp;`). */
+function looksLikeHtml(field: string): boolean {
+  const tag = /<\/?[a-z]/i.exec(field);
+  return (tag !== null && field.includes('>', tag.index + tag[0].length)) || /&(?:#\d+|#x[0-9a-f]+|[a-z]+);/i.test(field);
+}
 
 /** Collects points, skipping duplicates, over-long points and rows past the set's limit. */
 class DraftBuilder {
@@ -104,6 +176,8 @@ interface TextHeaders {
   html: boolean | null;
   columns: string[] | null;
   deck: string | null;
+  /** `#notetype:`; a Basic one means its fields are literal text, never cloze deletions. */
+  notetype: string | null;
   /** 0-based indexes of columns that are not note fields. */
   metaColumns: Set<number>;
   deckColumn: number | null;
@@ -118,7 +192,7 @@ function deckName(deck: string): string {
 export function parseAnkiText(text: string): AnkiResult {
   const lines = text.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n').split('\n');
   const builder = new DraftBuilder();
-  const headers: TextHeaders = { separator: null, html: null, columns: null, deck: null, metaColumns: new Set(), deckColumn: null };
+  const headers: TextHeaders = { separator: null, html: null, columns: null, deck: null, notetype: null, metaColumns: new Set(), deckColumn: null };
   let first = 0;
   const rawColumns: string[] = [];
   for (; first < lines.length; first += 1) {
@@ -143,6 +217,9 @@ export function parseAnkiText(text: string): AnkiResult {
         break;
       case 'deck':
         headers.deck = value.trim() || null;
+        break;
+      case 'notetype':
+        headers.notetype = value.trim() || null;
         break;
       case 'notetype column':
       case 'deck column':
@@ -177,6 +254,8 @@ export function parseAnkiText(text: string): AnkiResult {
     return { ok: false, error: `Anki text import: ${(error as Error).message}` };
   }
 
+  // Anki's Basic note types ("Basic", "Basic (and reversed card)", …) keep `{{c1::…}}` as text.
+  const basicNotetype = headers.notetype?.toLowerCase().startsWith('basic') ?? false;
   let deckFromColumn: string | null = null;
   // Blank lines at the end (a final newline, trailing space) are not worth listing.
   const isBlank = (record: { fields: string[] }) => record.fields.every((field) => field.trim() === '');
@@ -189,9 +268,9 @@ export function parseAnkiText(text: string): AnkiResult {
     }
     if (headers.deckColumn !== null && deckFromColumn === null) deckFromColumn = record.fields[headers.deckColumn]?.trim() || null;
     const noteFields = record.fields.filter((_field, index) => !headers.metaColumns.has(index));
-    const html = headers.html ?? noteFields.some((field) => looksLikeHtml.test(field));
+    const html = headers.html ?? noteFields.some(looksLikeHtml);
     const fields = noteFields.map((field) => (html ? htmlToText(field) : field.trim()));
-    const cloze = /\{\{c\d+::/.test(fields[0] ?? '');
+    const cloze = !basicNotetype && /\{\{c\d+::/.test(fields[0] ?? '');
     builder.add(where, fields, record.raw, cloze);
   }
   const deck = headers.deck ?? deckFromColumn;
@@ -211,25 +290,32 @@ export function draftFromAnkiNotes(notes: readonly AnkiNote[]): AnkiResult {
   return builder.result(deck ? deckName(deck) : null, '.apkg import');
 }
 
-/** CSV of a set: `content,context` with a header row (RFC 4180 quoting), as the CSV import reads it. */
+/**
+ * CSV of a set: `content,context` with a header row, written by the shared CSV writer (RFC 4180
+ * quoting, formula cells guarded), as the CSV import reads it back — guard quotes included.
+ */
 export function exportCsv(points: ReadonlyArray<{ content: string; context: string | null }>): string {
-  const cell = (value: string) => (/[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value);
-  return ['content,context', ...points.map((point) => `${cell(point.content)},${cell(point.context ?? '')}`)].join('\r\n') + '\r\n';
+  return toCsv([['content', 'context'], ...points.map((point) => [point.content, point.context ?? ''])]);
 }
 
 /**
- * Anki's text import format: headers (tab separator, plain text, Front/Back columns, the deck),
- * then one note per line, Front (the cue: the point's context, else its content) and Back (the
- * content when there is a context). Tabs and line breaks inside a field become spaces.
+ * Anki's text import format: headers (tab separator, plain text, the Basic note type, Front/Back
+ * columns, the deck), then one note per record, Front (the cue: the point's context, else its
+ * content) and Back (the content when there is a context). A field is quoted as in CSV when it
+ * holds a tab, a double quote or a line break, or starts with `#`: a line starting with `#` is a
+ * header or a comment to Anki and to parseAnkiText, so `#html:true` as a point would otherwise
+ * change how the whole file is read (issue 22). So parseAnkiText reads back exactly the points
+ * written, up to what it normalises on every file: each field trimmed, line breaks as LF,
+ * duplicates (ignoring case) skipped.
  */
 export function exportAnkiText(setName: string, points: ReadonlyArray<{ content: string; context: string | null }>): string {
-  const clean = (value: string) => value.replace(/[\t\r\n]+/g, ' ').trim();
-  const quote = (value: string) => (value.includes('"') ? `"${value.replace(/"/g, '""')}"` : value);
-  const lines = ['#separator:tab', '#html:false', '#columns:Front\tBack', `#deck:${clean(setName).replace(/::/g, ':')}`];
+  const oneLine = (value: string) => value.replace(/[\t\r\n]+/g, ' ').trim();
+  const field = (value: string) => (/[\t"\r\n]/.test(value) || value.startsWith('#') ? `"${value.replace(/"/g, '""')}"` : value);
+  const lines = ['#separator:tab', '#html:false', '#notetype:Basic', '#columns:Front\tBack', `#deck:${oneLine(setName).replace(/::/g, ':')}`];
   for (const point of points) {
-    const front = point.context ? clean(point.context) : clean(point.content);
-    const back = point.context ? clean(point.content) : '';
-    lines.push(`${quote(front)}\t${quote(back)}`);
+    const front = point.context ? point.context : point.content;
+    const back = point.context ? point.content : '';
+    lines.push(`${field(front)}\t${field(back)}`);
   }
   return `${lines.join('\n')}\n`;
 }

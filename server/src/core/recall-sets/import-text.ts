@@ -5,10 +5,14 @@
  * or `1.`) is a point; text after ` — `, ` -- ` or ` :: ` in an item is its context;
  * other paragraphs before the first item become the description.
  * CSV: columns `content[,context]`; a first row whose first cell is `content` (any case)
- * is a header. Quoted fields and embedded commas/newlines follow RFC 4180.
+ * is a header. Quoted fields and embedded commas/newlines follow RFC 4180. A cell's leading
+ * quote before `=`, `+`, `-`, `@`, tab or CR is the formula guard our CSV export adds, and is
+ * dropped, so an exported set comes back as it was (core/csv/csv.ts); in a CSV from elsewhere
+ * it is the text marker a spreadsheet user types, which means the same.
  */
 import { parse } from 'csv-parse/sync';
 import { Limits, type RecallPointInput } from '@tutorloop/shared';
+import { unguardCell } from '../csv/csv';
 
 export interface ImportDraft {
   name: string | null;
@@ -18,13 +22,27 @@ export interface ImportDraft {
 
 export type ImportResult = { ok: true; value: ImportDraft } | { ok: false; error: string };
 
-const contextSeparator = /\s+(?:—|--|::)\s+/;
+const isSpace = (character: string | undefined) => character !== undefined && /\s/.test(character);
+
+/**
+ * The first ` — `, ` -- ` or ` :: ` (any whitespace around it), found in one pass. The regular
+ * expression it replaces, /\s+(?:—|--|::)\s+/, tried every space of a long run as a start and
+ * stalled the server for seconds on one line of spaces (issue 22).
+ */
+function contextSeparatorAt(text: string): { index: number; length: number } | null {
+  for (let index = 1; index < text.length; index += 1) {
+    if (!isSpace(text[index - 1])) continue;
+    const length = text[index] === '—' ? 1 : text.startsWith('--', index) || text.startsWith('::', index) ? 2 : 0;
+    if (length > 0 && isSpace(text[index + length])) return { index, length };
+  }
+  return null;
+}
 
 function splitContext(text: string): Omit<RecallPointInput, 'id'> {
-  const match = contextSeparator.exec(text);
-  if (!match) return { content: text.trim() };
-  const content = text.slice(0, match.index).trim();
-  const context = text.slice(match.index + match[0].length).trim();
+  const separator = contextSeparatorAt(text);
+  if (!separator) return { content: text.trim() };
+  const content = text.slice(0, separator.index).trim();
+  const context = text.slice(separator.index + separator.length).trim();
   return context ? { content, context } : { content };
 }
 
@@ -52,12 +70,13 @@ export function parseMarkdown(text: string): ImportResult {
   for (const [index, raw] of rows.entries()) {
     const line = raw.trim();
     if (!line) continue;
-    const heading = /^#{1,6}\s+(.+)$/.exec(line);
+    // `\S` after the spaces: `\s+(.+)` traded spaces between the two and backtracked quadratically.
+    const heading = /^#{1,6}\s+(\S.*)$/.exec(line);
     if (heading) {
       if (name === null && points.length === 0) name = heading[1]!.trim();
       continue;
     }
-    const item = /^(?:[-*+]|\d+[.)])\s+(?:\[[ xX]\]\s+)?(.+)$/.exec(line);
+    const item = /^(?:[-*+]|\d+[.)])\s+(?:\[[ xX]\]\s+)?(\S.*)$/.exec(line);
     if (item) {
       points.push(splitContext(item[1]!));
       lines.push(index + 1);
@@ -89,8 +108,8 @@ export function parseCsv(text: string): ImportResult {
   const points = records
     .filter((record) => record.some((cell) => cell !== ''))
     .map((record) => {
-      const content = record[0] ?? '';
-      const context = record[1] ?? '';
+      const content = unguardCell(record[0] ?? '');
+      const context = unguardCell(record[1] ?? '');
       return context ? { content, context } : { content };
     });
   const problem = checkPoints(points, (index) => `row ${index + 1}`);

@@ -81,6 +81,18 @@ describe('findPlainChoices', () => {
     });
   });
 
+  it('reads inline options as the old pattern did: capitals, bold, "; " and ", or", a line break before a marker (issue 22: now one pass)', () => {
+    expect(findPlainChoices('So (A) **mitosis**; (B) meiosis, or (C) binary fission? Think about it.')).toEqual({
+      prompt: 'So?',
+      options: ['mitosis', 'meiosis', 'binary fission'],
+      remainder: 'Think about it.',
+    });
+    expect(findPlainChoices('Pick one:\n(a) Oxygen\n(b) Carbon dioxide?')).toEqual({ prompt: 'Which one is it?', options: ['Oxygen', 'Carbon dioxide'], remainder: 'Pick one:' });
+    // An option never runs over a line break, and a list needs its "?".
+    expect(findPlainChoices('Is it (a) the nucleus\nor maybe (b) the ribosome?')).toBeNull();
+    expect(findPlainChoices('Compare (a) the nucleus, (b) the ribosome.')).toBeNull();
+  });
+
   it('leaves explanations, bullet lists and unordered markers alone', () => {
     expect(findPlainChoices('Here are the steps:\n- Boil water\n- Add tea')).toBeNull();
     expect(findPlainChoices('Remember the order.\n1. Boil water\n2. Add tea')).toBeNull();

@@ -10,7 +10,8 @@ export interface LeakCheck {
 const leakPatterns: Array<{ name: string; pattern: RegExp }> = [
   { name: 'evaluator', pattern: /\bevaluat(?:or|ion result)s?\b/i },
   { name: 'the student', pattern: /\bthe (?:student|learner|user)(?:'s|’s)?\b/i },
-  { name: 'confidence score', pattern: /\bconfidence(?:\s+(?:score|level|of))?\s*[:=]?\s*(?:0?\.\d+|1\.0|\d{1,3}\s?%)/i },
+  // `\s*(?:[:=]\s*)?`, not `\s*[:=]?\s*`: the same text, without two runs of spaces trading characters (super-linear).
+  { name: 'confidence score', pattern: /\bconfidence(?:\s+(?:score|level|of))?\s*(?:[:=]\s*)?(?:0?\.\d+|1\.0|\d{1,3}\s?%)/i },
   { name: 'score', pattern: /\bscore[sd]?\s*[:=]\s*\d/i },
   { name: 'recall point', pattern: /\b(?:recall|unchecked|pending)[ _-]points?\b/i },
   { name: 'internal note', pattern: /\b(?:feedback for the tutor|system note|internal note|hidden note)\b/i },
@@ -143,7 +144,8 @@ export interface PlainChoices {
   remainder: string;
 }
 
-const listedOption = /^\s*(?:\(?([A-Fa-f])[).:]|([1-6])[).])\s+(\S.*?)\s*$/;
+// The option ends on a non-space: `(\S.*?)\s*$` tried every split of trailing spaces (quadratic).
+const listedOption = /^\s*(?:\(?([A-Fa-f])[).:]|([1-6])[).])\s+(\S(?:.*\S)?)\s*$/;
 
 /**
  * Finds a multiple-choice question written as text: a question followed by 2–6 lines
@@ -179,23 +181,101 @@ function findListedChoices(text: string): PlainChoices | null {
   return null;
 }
 
-const inlinePattern = /\(a\)\s*(.+?)[,;]?\s+(?:or\s+)?\(b\)\s*(.+?)(?:[,;]?\s+(?:or\s+)?\(c\)\s*(.+?))?(?:[,;]?\s+(?:or\s+)?\(d\)\s*(.+?))?\s*\?/i;
-
 function findInlineChoices(text: string): PlainChoices | null {
-  const match = inlinePattern.exec(text);
+  const match = readInlineChoices(text);
   if (!match) return null;
-  const options = dedupe(match.slice(1).filter((option): option is string => Boolean(option)).map(cleanOption));
+  const options = dedupe(match.options.map(cleanOption));
   if (options.length < 2) return null;
   // The question is the sentence holding the options, up to where they start.
   const sentenceStart = Math.max(text.lastIndexOf('. ', match.index) + 1, text.lastIndexOf('\n', match.index) + 1, 0);
-  const stem = text.slice(sentenceStart, match.index).replace(/[\s:,—-]+$/u, '').trim();
+  // The lookbehind starts the match where the trailing run starts, so the run is read once.
+  const stem = text.slice(sentenceStart, match.index).replace(/(?<![\s:,—-])[\s:,—-]+$/u, '').trim();
   const prompt = stem ? `${stem}?` : 'Which one is it?';
-  const remainder = (text.slice(0, sentenceStart) + text.slice(match.index + match[0].length)).replace(/\s{2,}/g, ' ').trim();
+  const remainder = (text.slice(0, sentenceStart) + text.slice(match.end)).replace(/\s{2,}/g, ' ').trim();
   return { prompt, options, remainder };
 }
 
 function cleanOption(option: string): string {
-  return option.replace(/^\*\*(.*)\*\*$/, '$1').replace(/[,;]?\s*(?:or)?$/i, '').replace(/[.]$/, '').trim();
+  return dropTrailingJoiner(option.replace(/^\*\*(.*)\*\*$/, '$1')).replace(/[.]$/, '').trim();
+}
+
+const isSpace = (character: string | undefined) => character !== undefined && /\s/.test(character);
+
+/** Drops what /[,;]?\s*(?:or)?$/i matched (", or", ";", trailing spaces) without trying it from every space. */
+function dropTrailingJoiner(option: string): string {
+  let end = option.length;
+  if (option.slice(-2).toLowerCase() === 'or') end -= 2;
+  while (end > 0 && isSpace(option[end - 1])) end -= 1;
+  if (option[end - 1] === ',' || option[end - 1] === ';') end -= 1;
+  return option.slice(0, end);
+}
+
+/**
+ * An inline "(a) …, (b) … or (c) …?" (up to "(d)", markers in any case), read in one pass.
+ * Each option is text on one line, up to a separator (`[,;]? spaces (or spaces)?`, which may
+ * break the line) and the next marker, or — from "(b)" on — up to spaces and the "?" that ends
+ * the list. It replaces /\(a\)\s*(.+?)[,;]?\s+(?:or\s+)?\(b\)\s*(.+?)(?:…\(c\)…)?(?:…\(d\)…)?\s*\?/i,
+ * whose lazy options backtracked into one another: a tutor reply of 3,000 characters of
+ * "(c) x (d) y" held the server for seconds. Same options on well-formed lists; on a malformed
+ * one it does not backtrack to look for a later "(b)", "(c)" or "(d)".
+ */
+export function readInlineChoices(text: string): { index: number; end: number; options: string[] } | null {
+  const start = /\(a\)/gi;
+  for (let marker = start.exec(text); marker; marker = start.exec(text)) {
+    const options: string[] = [];
+    let position = marker.index + 3;
+    let failedAt = text.length;
+    for (const next of ['b', 'c', 'd', null] as const) {
+      while (isSpace(text[position])) position += 1;
+      if (position >= text.length) break;
+      const option = readInlineOption(text, position, next, options.length > 0);
+      if (typeof option === 'number') {
+        failedAt = option;
+        break;
+      }
+      options.push(option.text);
+      position = option.resume;
+      if (option.last) return { index: marker.index, end: position, options };
+    }
+    // An option ran into a line break: a list from an earlier "(a)" would too, so go on after it.
+    if (failedAt >= text.length) return null;
+    start.lastIndex = Math.max(start.lastIndex, failedAt);
+  }
+  return null;
+}
+
+/** One option from `from`: its text and where reading goes on, or where it ran into a line break (or the end). */
+function readInlineOption(text: string, from: number, next: 'b' | 'c' | 'd' | null, mayEnd: boolean): { text: string; resume: number; last: boolean } | number {
+  for (let end = from + 1; end <= text.length; end += 1) {
+    // A separator or the closing spaces start where a run of spaces starts; checked only there, each run is read once.
+    if (!isSpace(text[end - 1])) {
+      const marker = next ? markerAfterSeparator(text, end, next) : -1;
+      if (marker >= 0) return { text: text.slice(from, end), resume: marker + 3, last: false };
+      if (mayEnd) {
+        let question = end;
+        while (isSpace(text[question])) question += 1;
+        if (text[question] === '?') return { text: text.slice(from, end), resume: question + 1, last: true };
+      }
+    }
+    if (end === text.length || /[\n\r\u2028\u2029]/.test(text[end]!)) return end;
+  }
+  return text.length;
+}
+
+/** Where "(letter)" (any case) starts after a separator `[,;]? spaces (or spaces)?` starting at `at`, or -1. */
+function markerAfterSeparator(text: string, at: number, letter: 'b' | 'c' | 'd'): number {
+  const markerAt = (position: number) => text[position] === '(' && text[position + 1]?.toLowerCase() === letter && text[position + 2] === ')';
+  let position = at;
+  if (text[position] === ',' || text[position] === ';') position += 1;
+  const spaces = position;
+  while (isSpace(text[position])) position += 1;
+  if (position === spaces) return -1;
+  if (text.slice(position, position + 2).toLowerCase() === 'or' && isSpace(text[position + 2])) {
+    let after = position + 2;
+    while (isSpace(text[after])) after += 1;
+    if (markerAt(after)) return after;
+  }
+  return markerAt(position) ? position : -1;
 }
 
 function dedupe(options: string[]): string[] {
@@ -206,8 +286,11 @@ function dedupe(options: string[]): string[] {
 function lastQuestion(text: string): string | null {
   const trimmed = text.trim();
   if (!trimmed.endsWith('?') && !trimmed.endsWith('?:') && !/\?\s*$/.test(trimmed)) {
-    // "Which of these is right:" also introduces options.
-    if (!/(?:which|what)[^.!?]*:\s*$/i.test(trimmed)) return null;
+    // "Which of these is right:" also introduces options: "which" or "what" after the last
+    // sentence end, and a colon last (read once; /(?:which|what)[^.!?]*:\s*$/i re-read the rest
+    // from every "what").
+    const lastStop = Math.max(trimmed.lastIndexOf('.'), trimmed.lastIndexOf('!'), trimmed.lastIndexOf('?'));
+    if (!trimmed.endsWith(':') || !/which|what/i.test(trimmed.slice(lastStop + 1))) return null;
   }
   const sentences = trimmed.split(/(?<=[.!])\s+|\n+/);
   const last = sentences.at(-1)?.trim();

@@ -62,10 +62,12 @@ interface StepDraft {
   questions: QuestionDraft[];
 }
 
-const stepHeading = /^(\d+)\s*[.)]\s*([A-Za-z_-]+)\s*:\s*(.*)$/;
-const questionStart = /^[-*+]\s+Q\s*:\s*(.*)$/i;
-const answerLine = /^(?:[-*+]\s+)?(A|Also)\s*:\s*(.*)$/i;
-const practiceKey = /^(blueprint|items)\s*:\s*(.*)$/i;
+// A value after `\s*` starts with `\S`: as `\s*(.*)$` the two traded the spaces of a long run
+// and backtracked quadratically (issue 22), while matching the same lines.
+const stepHeading = /^(\d+)\s*[.)]\s*([A-Za-z_-]+)\s*:\s*((?:\S.*)?)$/;
+const questionStart = /^[-*+]\s+Q\s*:\s*((?:\S.*)?)$/i;
+const answerLine = /^(?:[-*+]\s+)?(A|Also)\s*:\s*((?:\S.*)?)$/i;
+const practiceKey = /^(blueprint|items)\s*:\s*((?:\S.*)?)$/i;
 const fenceLine = /^(```|~~~)/;
 const headingFormat = '"## N. explain|check|practice: concept"';
 /** `StudyPlanContent`'s limit on steps. */
@@ -134,7 +136,7 @@ export function parseStudyPlanMarkdown(text: string, skillIds: SkillBlueprintIds
       }
       continue;
     }
-    const heading = /^##(?!#)\s*(.*)$/.exec(trimmed);
+    const heading = /^##(?!#)\s*((?:\S.*)?)$/.exec(trimmed);
     if (heading) {
       question = null;
       if (steps.length === maxSteps) {
@@ -146,7 +148,7 @@ export function parseStudyPlanMarkdown(text: string, skillIds: SkillBlueprintIds
       continue;
     }
     if (!step) {
-      const h1 = /^#(?!#)\s*(.*)$/.exec(trimmed);
+      const h1 = /^#(?!#)\s*((?:\S.*)?)$/.exec(trimmed);
       if (h1) title ??= h1[1]!.trim();
       else if (trimmed !== '' && !/^<!--.*-->$/.test(trimmed) && !strayReported) {
         strayReported = true;
@@ -258,7 +260,8 @@ function readPracticeKey(step: StepDraft, key: 'blueprint' | 'items', value: str
 
 function addHint(step: StepDraft, raw: string, line: number): void {
   if (raw.trim() !== '') step.hintLine ??= line;
-  step.hint.push(raw.replace(/\s+$/, ''));
+  // trimEnd, not /\s+$/: that retried from every space of a long run (issue 22).
+  step.hint.push(raw.trimEnd());
 }
 
 function toRawStep(step: StepDraft, index: number, issues: LocatedIssue[]): Record<string, unknown> {

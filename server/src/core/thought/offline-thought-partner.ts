@@ -122,12 +122,27 @@ function ideasOf(messages: readonly ThoughtMessage[]): string[] {
   return messages.filter((message) => message.role === 'learner').map((message) => gist(message.content)).filter(Boolean);
 }
 
+/**
+ * The texts between each “ and the first ” after it, in order, as /“([^”]*)”/g found them but read
+ * once: that pattern scanned to the end again from every “ of a summary with no ” left.
+ */
+function quotedIn(text: string): string[] {
+  const quoted: string[] = [];
+  for (let open = text.indexOf('“'); open >= 0; open = text.indexOf('“', open)) {
+    const close = text.indexOf('”', open + 1);
+    if (close < 0) break;
+    quoted.push(text.slice(open + 1, close));
+    open = close + 1;
+  }
+  return quoted;
+}
+
 export function offlineThoughtSummary(input: ThoughtSummaryInput): string {
   const ideas = ideasOf(input.messages);
   if (input.final) {
     const said = input.messages.filter((message) => message.role === 'learner' && readLearnerIntent(message.content).kind !== 'continue').map((message) => message.content);
     // The rolling summary quotes the earlier ideas; with the latest ones they are the whole path.
-    const earlier = [...input.previousSummary.matchAll(/“([^”]*)”/g)].map((match) => match[1]!).filter(Boolean);
+    const earlier = quotedIn(input.previousSummary).filter(Boolean);
     const path = [...earlier, ...said.map(gist).filter(Boolean)];
     const heading = input.topic ? `You thought through ${aboutTopic(input.topic)}.` : 'You thought something through.';
     const parts = [heading];
