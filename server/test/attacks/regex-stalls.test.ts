@@ -155,4 +155,17 @@ describe('study-plan Markdown import (POST /api/study-plans/import)', () => {
       body: plainError('steps: text before the first step; a step starts with "## N. explain|check|practice: concept" (line 9)'),
     });
   });
+
+  // Not a regular expression but the YAML parser: deep nesting in the front matter took 5 s
+  // ("[" × 100,000) or ended the process out of memory ("- " × 20,000). Refused before parsing.
+  it.each([
+    ['flow brackets', '['.repeat(10_000), 'front matter: nests brackets more than 12 deep — a plan’s fields never do (line 2)'],
+    ['compact list dashes', '- '.repeat(20_000), 'front matter: is longer than 16,384 characters — a plan’s fields are short; the explanations go in the steps below it (line 2)'],
+    ['compact list dashes within the size limit', '- '.repeat(5_000), 'front matter: nests lists more than 12 deep — a plan’s fields never do (line 2)'],
+  ])('front matter of deeply nested %s neither stalls nor ends the server', async (_name, front, message) => {
+    const text = `---\n${front}\n---\n## 1. explain: binary octets\n\nThe hint.\n`;
+    const outcome = await attack('/api/study-plans/import', { format: 'markdown', text });
+    expect(outcome.bystanderMs).toBeLessThan(bystanderBoundMs);
+    expect({ status: outcome.status, body: outcome.body }).toEqual({ status: 400, body: plainError(message) });
+  });
 });

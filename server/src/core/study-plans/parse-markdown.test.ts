@@ -1,6 +1,6 @@
 /** The Markdown study plan format (SPEC §4.4; server/study-plans/README.md): a good plan, and each malformed case → `field: message (line N)`. */
 import { describe, expect, it } from 'vitest';
-import { parseStudyPlanMarkdown } from './parse-markdown';
+import { frontMatterMaxChars, frontMatterProblem, parseStudyPlanMarkdown } from './parse-markdown';
 
 const skills = new Set(['NET.IPV4.SUBNET.NETWORK', 'NET.IPV4.SUBNET.BROADCAST']);
 
@@ -229,5 +229,19 @@ describe('parseStudyPlanMarkdown', () => {
       const tooMany = good.replace('items: 2', 'items: 9');
       expect(errorOf(tooMany)).toBe(`steps.2.items: Too big: expected number to be <=5 (line ${lineOf(tooMany, 'items: 9')})`);
     });
+  });
+});
+
+describe('front matter bounded before YAML parsing (issue 22)', () => {
+  it('passes the shapes a plan uses: lists of objects, quoted text with brackets, comments', () => {
+    const front = ['title: Plan', 'objectives:', '  - Read [a] number', 'misconceptions:', '  - concept: carrying', "    description: 'writes [38 + 45 = 713]' # a comment [[[["].join('\n');
+    expect(frontMatterProblem(front)).toBeNull();
+  });
+
+  it('refuses what no plan needs and the parser chokes on: size, nesting, compact dashes, deep indentation', () => {
+    expect(frontMatterProblem('a'.repeat(frontMatterMaxChars + 1))).toMatch(/^is longer than 16,384 characters/);
+    expect(frontMatterProblem(`x: ${'['.repeat(13)}`)).toMatch(/^nests brackets more than 12 deep/);
+    expect(frontMatterProblem('- '.repeat(13))).toMatch(/^nests lists more than 12 deep/);
+    expect(frontMatterProblem(`a:\n${' '.repeat(49)}b: 1`)).toMatch(/^is indented more than 48 spaces/);
   });
 });

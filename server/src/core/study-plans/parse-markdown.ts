@@ -84,8 +84,11 @@ export function parseStudyPlanMarkdown(text: string, skillIds: SkillBlueprintIds
   }
   const close = lines.findIndex((line, index) => index > 0 && (line.trim() === '---' || line.trim() === '...'));
   if (close < 0) return fail([{ path: [], message: 'the front matter has no closing "---" line', line: 1 }]);
+  const frontText = lines.slice(1, close).join('\n');
+  const shape = frontMatterProblem(frontText);
+  if (shape) return fail([{ path: ['front matter'], message: shape, line: 2 }]);
   const lineCounter = new LineCounter();
-  const document = parseDocument(lines.slice(1, close).join('\n'), { lineCounter });
+  const document = parseDocument(frontText, { lineCounter });
   if (document.errors.length > 0) {
     return fail(
       document.errors.map((error) => ({
@@ -340,4 +343,68 @@ function frontLine(document: Document, lineCounter: LineCounter, path: ReadonlyA
     if (node && typeof node === 'object' && node.range) return lineCounter.linePos(node.range[0]).line + 1;
   }
   return 1;
+}
+
+/** The longest front matter read: a plan's fields are a title, a topic and a few short lists. */
+export const frontMatterMaxChars = 16_384;
+/** The deepest nesting a plan's fields use is two (a list of objects); anything far past it is refused before parsing. */
+const frontMatterMaxDepth = 12;
+const frontMatterMaxIndent = 48;
+
+/**
+ * Why a front matter is refused before the YAML parser sees it, or null. The parser's time and
+ * memory grow badly with nesting ("[" × 100,000 took 5 s; "- " × 20,000 ended the process out of
+ * memory), so size, flow-bracket depth, compact "- - -" runs and indentation are bounded
+ * first, in one linear pass (issue 22: no input stalls the server).
+ */
+export function frontMatterProblem(text: string): string | null {
+  if (text.length > frontMatterMaxChars) {
+    return `is longer than ${frontMatterMaxChars.toLocaleString('en')} characters — a plan’s fields are short; the explanations go in the steps below it`;
+  }
+  let depth = 0;
+  let deepest = 0;
+  let quote: string | null = null;
+  let lineStart = true;
+  let indent = 0;
+  let dashes = 0;
+  for (let index = 0; index < text.length; index += 1) {
+    const character = text[index]!;
+    if (character === '\n') {
+      lineStart = true;
+      indent = 0;
+      dashes = 0;
+      quote = null;
+      continue;
+    }
+    if (lineStart) {
+      if (character === ' ') {
+        indent += 1;
+        if (indent > frontMatterMaxIndent) return `is indented more than ${frontMatterMaxIndent} spaces — a plan’s fields never nest that deep`;
+        continue;
+      }
+      if (character === '-' && (text[index + 1] === ' ' || text[index + 1] === '-')) {
+        dashes += text[index + 1] === ' ' ? 1 : 0;
+        if (dashes > frontMatterMaxDepth) return `nests lists more than ${frontMatterMaxDepth} deep — a plan’s fields never do`;
+        continue;
+      }
+      if (character === ' ') continue;
+      lineStart = false;
+    }
+    if (quote) {
+      if (character === quote) quote = null;
+      continue;
+    }
+    if (character === '"' || character === "'") quote = character;
+    else if (character === '[' || character === '{') {
+      depth += 1;
+      deepest = Math.max(deepest, depth);
+      if (deepest > frontMatterMaxDepth) return `nests brackets more than ${frontMatterMaxDepth} deep — a plan’s fields never do`;
+    } else if (character === ']' || character === '}') depth = Math.max(0, depth - 1);
+    else if (character === '#') {
+      // A comment runs to the end of its line.
+      const end = text.indexOf('\n', index);
+      index = end < 0 ? text.length : end - 1;
+    }
+  }
+  return null;
 }
