@@ -33,7 +33,7 @@ test('Anki text: preview lists what is created and skipped, then the set is impo
   await page.getByRole('button', { name: 'Export CSV' }).click();
   const csv = await csvDownload;
   expect(csv.suggestedFilename()).toBe('Spanish.csv');
-  expect(await readFile((await csv.path())!, 'utf8')).toBe('content,context\r\nhello,hola\r\ngood bye,adiós\r\n');
+  expect(await readFile((await csv.path())!, 'utf8')).toBe('content,context,due,stability,difficulty,reps,lapses\r\nhello,hola,,,,,\r\ngood bye,adiós,,,,,\r\n');
 
   const ankiDownload = page.waitForEvent('download');
   await page.getByRole('button', { name: 'Export for Anki' }).click();

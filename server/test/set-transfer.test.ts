@@ -161,7 +161,7 @@ describe('export', () => {
     expect(csv.headers.get('content-type')).toBe('text/csv; charset=utf-8');
     expect(csv.headers.get('content-disposition')).toBe(`attachment; filename="Cells-basics.csv"; filename*=UTF-8''Cells-basics.csv`);
     const csvText = await csv.text();
-    expect(csvText).toBe('content,context\r\nMitochondria make ATP,"energy, mostly"\r\nRibosomes build proteins,\r\n');
+    expect(csvText).toBe('content,context,due,stability,difficulty,reps,lapses\r\nMitochondria make ATP,"energy, mostly",,,,,\r\nRibosomes build proteins,,,,,,\r\n');
 
     const anki = await fetch(`${server.url}/api/recall-sets/${set.body.id}/export?format=anki`, { headers: { authorization: `Bearer ${token}` } });
     const ankiExport = await anki.text();
@@ -181,5 +181,26 @@ describe('export', () => {
       status: 400,
       body: { error: { code: 'invalid_payload', message: 'format: expected "csv" or "anki"' } },
     });
+  });
+});
+
+describe('CSV export with the schedule (issue 25)', () => {
+  it('writes each reviewed point’s due date, stability, difficulty, reps and lapses, and still imports back to the same points', async () => {
+    const set = await server.createSet(token, ['Mitochondria make ATP through cellular respiration', 'Ribosomes build proteins from amino acids']);
+    const sessionId = await server.createSession(token, set.id);
+    const client = await server.connect(sessionId, token);
+    await client.waitFor('assistant');
+    const from = client.events.length;
+    client.send({ type: 'chat', payload: { message: 'Mitochondria make ATP through cellular respiration' } });
+    await client.waitFor('state_update', { from, where: (event) => event.payload.state.recalledCount === 1 });
+    client.close();
+
+    const response = await fetch(`${server.url}/api/recall-sets/${set.id}/export?format=csv`, { headers: { authorization: `Bearer ${token}` } });
+    const [header, reviewed, unreviewed] = (await response.text()).split('\r\n');
+    expect(header).toBe('content,context,due,stability,difficulty,reps,lapses');
+    expect(reviewed).toMatch(/^Mitochondria make ATP through cellular respiration,,\d{4}-\d{2}-\d{2}T[\d:.]+Z,\d+(\.\d+)?,\d+(\.\d+)?,1,0$/);
+    expect(unreviewed).toBe('Ribosomes build proteins from amino acids,,,,,,');
+    const preview = await server.api<ImportPreview>('POST', '/api/recall-sets/import/preview', { token, body: { format: 'csv', text: [header, reviewed, unreviewed, ''].join('\r\n') } });
+    expect(preview.body.points).toEqual([{ content: 'Mitochondria make ATP through cellular respiration' }, { content: 'Ribosomes build proteins from amino acids' }]);
   });
 });

@@ -41,14 +41,15 @@ export class SetTransferService {
 
   /** The learner's own set as a file. */
   async export(learnerId: string, setId: string, format: ExportFormat): Promise<SetExport> {
-    const { set, points } = await this.storage.read(async (reader) => {
+    const { set, points, cards } = await this.storage.read(async (reader) => {
       const found = await reader.recallSets.get(setId);
       if (!found || found.learnerId !== learnerId) throw new AppError('not_found', 'No recall set with that id.');
-      return { set: found, points: await reader.recallSets.listPoints(setId) };
+      const listed = await reader.recallSets.listPoints(setId);
+      return { set: found, points: listed, cards: format === 'csv' ? await reader.cards.listFor(learnerId, listed.map((point) => point.id)) : new Map() };
     });
     const base = set.name.replace(/[^\p{L}\p{N} _.-]+/gu, '').trim().replace(/\s+/g, '-') || 'recall-set';
     return format === 'csv'
-      ? { filename: `${base}.csv`, contentType: 'text/csv; charset=utf-8', body: exportCsv(points) }
+      ? { filename: `${base}.csv`, contentType: 'text/csv; charset=utf-8', body: exportCsv(points, cards) }
       : { filename: `${base}.txt`, contentType: 'text/plain; charset=utf-8', body: exportAnkiText(set.name, points) };
   }
 

@@ -98,7 +98,7 @@ describe('exports', () => {
 
   it('writes CSV the CSV import reads back', () => {
     const csv = exportCsv(points);
-    expect(csv).toBe('content,context\r\n"Paris, on the Seine","Capital of ""France"""\r\nWater boils at 100 °C,\r\n');
+    expect(csv).toBe('content,context,due,stability,difficulty,reps,lapses\r\n"Paris, on the Seine","Capital of ""France""",,,,,\r\nWater boils at 100 °C,,,,,,\r\n');
     expect(parseCsv(csv)).toEqual({
       ok: true,
       value: { name: null, description: null, points: [{ content: 'Paris, on the Seine', context: 'Capital of "France"' }, { content: 'Water boils at 100 °C' }] },
@@ -194,7 +194,7 @@ describe('exports round-trip through our own imports (issue 22)', () => {
       { content: "'=already quoted by the author", context: null },
     ];
     const csv = exportCsv(points);
-    expect(csv).toBe(`content,context\r\n"'=HYPERLINK(""http://evil.example"",""click"")","'+1"\r\n"'-5 °C is cold","'@home"\r\n"''=already quoted by the author",\r\n`);
+    expect(csv).toBe(`content,context,due,stability,difficulty,reps,lapses\r\n"'=HYPERLINK(""http://evil.example"",""click"")","'+1",,,,,\r\n"'-5 °C is cold","'@home",,,,,\r\n"''=already quoted by the author",,,,,,\r\n`);
     expect(parseCsv(csv)).toEqual({ ok: true, value: { name: null, description: null, points: points.map((point) => asImported(point, (value) => value)) } });
   });
 });

@@ -294,8 +294,30 @@ export function draftFromAnkiNotes(notes: readonly AnkiNote[]): AnkiResult {
  * CSV of a set: `content,context` with a header row, written by the shared CSV writer (RFC 4180
  * quoting, formula cells guarded), as the CSV import reads it back — guard quotes included.
  */
-export function exportCsv(points: ReadonlyArray<{ content: string; context: string | null }>): string {
-  return toCsv([['content', 'context'], ...points.map((point) => [point.content, point.context ?? ''])]);
+/** A point's schedule as the CSV export writes it (the learner's FSRS card), or absent for a point never reviewed. */
+export interface ExportedSchedule {
+  due: Date;
+  stability: number;
+  difficulty: number;
+  reps: number;
+  lapses: number;
+}
+
+/**
+ * A set as CSV: `content,context`, then the learner's schedule of each point (issue 25) — due
+ * (ISO 8601), stability (days), difficulty (1–10), reps, lapses; empty for a point never
+ * reviewed. The CSV import reads only the first two columns, so an export imports back as the
+ * same points (a schedule belongs to a learner, not to a set).
+ */
+export function exportCsv(points: ReadonlyArray<{ id?: string; content: string; context: string | null }>, schedules: ReadonlyMap<string, ExportedSchedule> = new Map()): string {
+  const round = (value: number) => Math.round(value * 1000) / 1000;
+  return toCsv([
+    ['content', 'context', 'due', 'stability', 'difficulty', 'reps', 'lapses'],
+    ...points.map((point) => {
+      const card = point.id === undefined ? undefined : schedules.get(point.id);
+      return [point.content, point.context ?? '', ...(card ? [card.due.toISOString(), round(card.stability), round(card.difficulty), card.reps, card.lapses] : ['', '', '', '', ''])];
+    }),
+  ]);
 }
 
 /**
