@@ -38,12 +38,14 @@ describe('exports are inert (SPEC §8)', () => {
     const set = await server.api<RecallSetDetail>('POST', '/api/recall-sets', { token, body: { name: 'Hostile', points: hostile } });
     const csv = await download(server, `/api/recall-sets/${set.body.id}/export?format=csv`, token);
     const rows = parse(csv) as string[][];
+    // Never reviewed: the schedule columns (issue 25) are empty.
+    const unscheduled = ['', '', '', '', ''];
     expect(rows).toEqual([
-      ['content', 'context'],
-      [`'${hostile[0]!.content}`, `'${hostile[0]!.context}`],
-      [`'${hostile[1]!.content}`, ''],
-      [`'${hostile[2]!.content}`, `'${hostile[2]!.context}`],
-      ['A plain point, with a comma', ''],
+      ['content', 'context', 'due', 'stability', 'difficulty', 'reps', 'lapses'],
+      [`'${hostile[0]!.content}`, `'${hostile[0]!.context}`, ...unscheduled],
+      [`'${hostile[1]!.content}`, '', ...unscheduled],
+      [`'${hostile[2]!.content}`, `'${hostile[2]!.context}`, ...unscheduled],
+      ['A plain point, with a comma', '', ...unscheduled],
     ]);
     expect(rows.flat().filter((cell) => formulaStart.test(cell))).toEqual([]);
 
