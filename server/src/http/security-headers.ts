@@ -5,10 +5,14 @@
  * slipped through could still load nothing from another origin, post no form elsewhere, run
  * no inline script, and the app cannot be framed.
  *
- * `style-src 'self'` without 'unsafe-inline': the app sets its inline styles through the CSSOM
- * (React's `style` prop, recharts, CodeMirror's constructed style sheets, and KaTeX's sizes via
- * `applyMathStyles`), which a policy does not restrict; only parsed `style` attributes and
- * `<style>` elements are refused, and the web renders neither.
+ * Styles, as checked in Chromium: the app sets every inline style through the CSSOM (React's
+ * `style` prop, recharts, and KaTeX's sizes via `applyMathStyles`), which a policy does not
+ * restrict, so style attributes are refused outright (`style-src-attr 'none'`). CodeMirror
+ * (style-mod) writes its themes into a `<style>` element it creates, so inline style elements
+ * are allowed (`style-src-elem 'self' 'unsafe-inline'`); the sanitiser removes any `<style>` an
+ * author writes before it reaches the page, and with images, fonts and connections limited to
+ * this origin a style cannot send anything anywhere. Browsers without the -elem/-attr
+ * directives fall back to `style-src 'self'`: everything works there but CodeMirror's theme.
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -52,6 +56,9 @@ export function contentSecurityPolicy(options: PolicyOptions = {}): string {
     "default-src 'self'",
     `script-src 'self'${scripts}`,
     `style-src 'self'${styles}`,
+    // A page with hashed styles (the docs) needs no 'unsafe-inline' (a hash would void it anyway).
+    `style-src-elem 'self'${styles || " 'unsafe-inline'"}`,
+    "style-src-attr 'none'",
     "img-src 'self' data:",
     // Vite inlines the smallest KaTeX fonts into its stylesheet as data: URLs.
     "font-src 'self' data:",

@@ -1,14 +1,10 @@
-import DOMPurify from 'dompurify';
-import { useEffect, useMemo, useSyncExternalStore } from 'react';
-import { markdownNeeds, markdownToHtml, type MarkdownRenderers } from './markdown-render';
+import { useEffect, useLayoutEffect, useMemo, useRef, useSyncExternalStore } from 'react';
+import { applyMathStyles, createMarkdownSanitizer } from './markdown-allowlist';
+import { markdownNeeds, type MarkdownRenderers } from './markdown-render';
 
-// Links in chat messages open in a new tab and never get the opener.
-DOMPurify.addHook('afterSanitizeAttributes', (node) => {
-  if (node.tagName === 'A' && node.getAttribute('href')) {
-    node.setAttribute('target', '_blank');
-    node.setAttribute('rel', 'noopener noreferrer');
-  }
-});
+// Everything this component shows passes the allowlist (markdown-allowlist.ts): a tutor reply
+// can carry text from another learner's shared plan or survey.
+const sanitizer = createMarkdownSanitizer(window, { origin: window.location.origin });
 
 /**
  * The renderers loaded so far. KaTeX and highlight.js arrive on first use (their own chunks),
@@ -50,16 +46,21 @@ function loadHighlight() {
 
 /**
  * Chat text (tutor and learner alike) as Markdown with math (`$…$`, `$$…$$`) and highlighted
- * code blocks; the HTML is sanitised by DOMPurify before it reaches the DOM, KaTeX's output
- * included.
+ * code blocks; the HTML passes the content allowlist before it reaches the DOM, KaTeX's
+ * output through its own (markdown-allowlist.ts).
  */
 export function Markdown({ text, className }: { text: string; className?: string }) {
   const needs = useMemo(() => markdownNeeds(text), [text]);
   const loaded = useSyncExternalStore(subscribe, () => renderers);
+  const container = useRef<HTMLDivElement>(null);
   useEffect(() => {
     if (needs.math) loadMath();
     if (needs.code) loadHighlight();
   }, [needs.math, needs.code]);
-  const html = useMemo(() => DOMPurify.sanitize(markdownToHtml(text, loaded)), [text, loaded]);
-  return <div className={className ? `markdown ${className}` : 'markdown'} dangerouslySetInnerHTML={{ __html: html }} />;
+  const html = useMemo(() => sanitizer.toSafeHtml(text, loaded), [text, loaded]);
+  // KaTeX's sizes and offsets, set before the first paint of the new HTML.
+  useLayoutEffect(() => {
+    if (container.current) applyMathStyles(container.current);
+  }, [html]);
+  return <div ref={container} className={className ? `markdown ${className}` : 'markdown'} dangerouslySetInnerHTML={{ __html: html }} />;
 }
