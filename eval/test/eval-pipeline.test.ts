@@ -66,7 +66,7 @@ describe('shipped suites against the offline tutor', () => {
     expect(io.err).toEqual([]);
     expect(outcome.exitCode).toBe(0);
     const run = RunResult.parse(JSON.parse(readFileSync(path.join(out, 'result.json'), 'utf8')));
-    expect(run.summary).toEqual({ cases: 17, passed: 17, failed: 0, notRun: 0 });
+    expect(run.summary).toEqual({ cases: 20, passed: 20, failed: 0, notRun: 0 });
     expect(run.metadata).toMatchObject({ label: 'baseline', serverUrl: server.url, server: 'external', tutor: 'offline', concurrency: 2 });
     expect(run.metadata.suites.map((suite) => suite.file)).toEqual([
       'eval/suites/assessment-math.json',
@@ -117,7 +117,7 @@ describe('shipped suites against the offline tutor', () => {
 
     const markdown = readFileSync(path.join(out, 'report.md'), 'utf8');
     expect(markdown).toContain('# tutorloop evaluation: baseline');
-    expect(markdown).toContain('Result: 17 passed, 0 failed, 0 not run (17 cases).');
+    expect(markdown).toContain('Result: 20 passed, 0 failed, 0 not run (20 cases).');
     expect(markdown).toMatch(/\| recall-basics \| several points in one message \| ✅ passed \| 4\/4 \| 2 \| 2 \| [\d.]+ m?s \| [\d.]+ m?s \| 0 \| — \|/);
     expect(markdown).toMatch(/\| widgets \| policy learner answers every widget \| ✅ passed \| 3\/3 \| 9 \| 9 \| .+ \| 0 \| multiple_choice \|/);
     expect(markdown).toContain('### widgets › free text for a long point — ✅ passed');
@@ -225,7 +225,7 @@ describe('the command line', () => {
     expect(io.out[0]).toBe(markdown);
     expect(markdown).toContain('| result file | default/result.json | failing/result.json |');
     expect(markdown).toContain('| label | baseline | — |');
-    expect(markdown).toContain('| passed | 17/17 | 0/1 |');
+    expect(markdown).toContain('| passed | 20/20 | 0/1 |');
     expect(markdown).toMatch(/\| recall-basics › one point per message \| ✅ passed \| — \| only in A \| 4 \| — \| [\d.]+ m?s \| — \| 0 \| — \|/);
     expect(markdown).toMatch(/\| expected-failure › a vague answer cannot recall \| — \| ❌ failed \| only in B \| — \| not completed \|/);
   });

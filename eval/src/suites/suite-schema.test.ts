@@ -72,7 +72,7 @@ describe('learning sessions in suites', () => {
       'eval/suites/learning.json: cases[0].expect: Unrecognized key: "stepsInorder"',
     ]);
     expect(errorsOf({ session, cases: [{ name: 'one', learner: { type: 'learning', behaviour: 'sleepy' } }] })).toEqual([
-      'eval/suites/learning.json: cases[0].learner.behaviour: Invalid option: expected one of "always_right"|"wrong_three_times"|"off_topic"|"unsafe"|"quiet"|"expressive"',
+      'eval/suites/learning.json: cases[0].learner.behaviour: Invalid option: expected one of "always_right"|"wrong_three_times"|"off_topic"|"unsafe"|"quiet"|"expressive"|"natural"',
     ]);
     expect(errorsOf({ session, cases: [{ name: 'one', learner: { ...learner, question: { step: 2 }, atStep: 3, message: 'hi' } }] })).toEqual([
       'eval/suites/learning.json: cases[0].learner.question: only the wrong_three_times behaviour answers a question wrong',

@@ -52,14 +52,17 @@ function generateSet(random: Random): { title: string; points: Array<{ content: 
 }
 
 interface Moment {
+  /** The set's title: the learner's own words, quoted as written (issue 28), so not a spoiler. */
+  title: string;
   unchecked: Array<{ id: string; content: string }>;
   probe: { id: string; content: string } | null;
   level: number;
 }
 
 /** Every way a frame could give a point away, as readable failures (empty when the frame is clean). */
-function spoilersIn(text: string, moment: Moment, option: boolean): string[] {
+function spoilersIn(quoted: string, moment: Moment, option: boolean): string[] {
   const found: string[] = [];
+  const text = quoted.split(moment.title).join(' ');
   const prepared = prepareMessage(text);
   // The cued point's own wording as an option (level ≥ 2) is the cued point's, however like another point it reads.
   const cuedOption = option && moment.probe !== null && normalizeText(text) === normalizeText(moment.probe.content);
@@ -142,6 +145,7 @@ async function runSession(seed: number): Promise<{ spoilers: string[]; turns: nu
     const probe = snapshot.checklist[state.probeIndex];
     const pending = snapshot.pendingAction ? ({ widgetId: snapshot.pendingAction.id, kind: snapshot.pendingAction.kind, props: snapshot.pendingAction.props } as Widget) : null;
     return {
+      title: set.title,
       unchecked,
       probe: probe && probe.status === 'pending' ? { id: probe.pointId, content: probe.content } : null,
       level: state.probeAttempts,

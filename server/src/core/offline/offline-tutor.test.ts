@@ -73,11 +73,15 @@ describe('replyOffline — cues never give the point away', () => {
             // The options show the point whole at this level; the prompt's blank sits exactly
             // where they differ, so every word it shows is one all options share (issue 28).
             const options = choiceOptionsOf(widget);
-            const shown = /“(.*)”/.exec(widget.widget.props.prompt)?.[1];
+            const shown = /“(.*)”/.exec(widget.widget.props.prompt)?.[1]?.split(' ');
             if (shown) {
-              shown.split(' ').forEach((word, index) => {
-                if (!word.includes('_')) for (const option of options) expect(option.split(' ')[index], widget.widget.props.prompt).toBe(word);
-              });
+              const first = shown.findIndex((word) => word.includes('_'));
+              const last = shown.length - 1 - [...shown].reverse().findIndex((word) => word.includes('_'));
+              for (const option of options) {
+                const words = option.split(' ');
+                expect(words.slice(0, first), widget.widget.props.prompt).toEqual(shown.slice(0, first));
+                expect(words.slice(words.length - (shown.length - 1 - last)), widget.widget.props.prompt).toEqual(shown.slice(last + 1));
+              }
             }
           } else if (widget?.type === 'widget') {
             expectHidden(widget.widget.props.prompt, point);
@@ -328,5 +332,13 @@ describe('never the same sentence twice in a row (issue 28 item 3)', () => {
       const repeated = next.split(/(?<=[.!?”])\s+/).map(normalizeText).filter((sentence) => sentence && said.has(sentence) && !sentence.includes('_'));
       expect(repeated, `${first}\n→ ${next}`).toEqual([]);
     }
+  });
+});
+
+describe('the blank of a choice sits where the options differ (issue 28 item 3)', () => {
+  it('blanks the verb an inserted "not" negates', () => {
+    expect(choicePrompt('Paris is the capital of France', ['Paris is the capital of France', 'Paris is not the capital of France'])).toBe(
+      'Which of these completes “Paris _____ the capital of France”?',
+    );
   });
 });

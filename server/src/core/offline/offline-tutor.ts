@@ -283,23 +283,51 @@ function comparable(word: string): string {
 
 /**
  * The question of a multiple choice: the point with a blank exactly where its options differ
- * ("The solar system has _____ planets" when the options differ in the number), so a blank
- * never falls on a word every option shares (issue 28); options that differ in more than
- * single words get a plain question.
+ * ("The solar system has _____ planets" when they differ in the number; "Paris _____ the
+ * capital of France" when one says "is not"), so a blank never falls on a word every option
+ * shares (issue 28). Options that differ in more than a few words get a plain question.
  */
-export function choicePrompt(content: string, options: readonly string[]): string {
+export function choicePrompt(content: string, options: readonly string[], cloze: string | null = null): string {
+  const plain = clozeWithSharedWords(content, options, cloze) ?? 'Which of these is the idea we’re after?';
   const words = content.replace(/\s+/g, ' ').trim().split(' ');
-  const differs = new Set<number>();
-  for (const option of options) {
-    const other = option.replace(/\s+/g, ' ').trim().split(' ');
-    if (other.length !== words.length) return 'Which of these is the idea we’re after?';
-    other.forEach((word, index) => {
-      if (comparable(word) !== comparable(words[index]!)) differs.add(index);
-    });
+  const others = options.map((option) => option.replace(/\s+/g, ' ').trim().split(' ').map(comparable));
+  const own = words.map(comparable);
+  // The words every option shares at the start and at the end; the point's words between differ.
+  let prefix = Math.min(own.length, ...others.map((other) => other.length));
+  for (const other of others) {
+    let shared = 0;
+    while (shared < prefix && other[shared] === own[shared]) shared += 1;
+    prefix = shared;
   }
-  if (differs.size === 0 || differs.size > 2) return 'Which of these is the idea we’re after?';
-  const blanked = words.map((word, index) => (differs.has(index) ? word.replace(/[\p{L}\p{N}]+/gu, '_____') : word)).join(' ');
-  return `Which of these completes “${blanked}”?`;
+  let suffix = Math.min(own.length - prefix, ...others.map((other) => other.length - prefix));
+  for (const other of others) {
+    let shared = 0;
+    while (shared < suffix && other[other.length - 1 - shared] === own[own.length - 1 - shared]) shared += 1;
+    suffix = shared;
+  }
+  // An option that only adds words ("is" → "is not") differs next to them: blank the word before.
+  if (prefix + suffix >= own.length) {
+    if (prefix > 0) prefix -= 1;
+    else if (suffix > 0) suffix -= 1;
+  }
+  const blanked = own.length - prefix - suffix;
+  if (blanked <= 0 || blanked > 3 || blanked >= own.length) return plain;
+  const shown = words.map((word, index) => (index >= prefix && index < own.length - suffix ? word.replace(/[\p{L}\p{N}]+/gu, '_____') : word)).join(' ');
+  return `Which of these completes “${shown}”?`;
+}
+
+/**
+ * For options that differ throughout (another point among them): the point's cloze, with any
+ * word that every option shares shown rather than blanked; null without a cloze.
+ */
+function clozeWithSharedWords(content: string, options: readonly string[], cloze: string | null): string | null {
+  if (!cloze) return null;
+  const words = content.replace(/\s+/g, ' ').trim().split(' ');
+  const masked = cloze.split(' ');
+  if (masked.length !== words.length) return null;
+  const everywhere = (word: string) => options.every((option) => option.split(/\s+/).some((other) => comparable(other) === comparable(word)));
+  const shown = masked.map((piece, index) => (piece.includes('_') && everywhere(words[index]!) ? words[index]! : piece));
+  return shown.some((piece) => piece.includes('_')) ? `Which of these completes “${shown.join(' ')}”?` : null;
 }
 
 /**
@@ -393,7 +421,7 @@ function cue(input: TutorInput, probe: ChecklistPoint, seed: string, anchor: Key
     text: [pickBySeed(CHOICE_INTRO, `${seed}|choice`)],
     widget: widgetEvent(probe, attempts, {
       kind: 'multiple_choice',
-      props: { prompt: choicePrompt(probe.content, options), options },
+      props: { prompt: choicePrompt(probe.content, options, clozeOf(probe.content, anchor)), options },
     }),
   };
 }
