@@ -165,6 +165,9 @@ test("a hostile shared plan and survey render as text, math and code only for an
   const origin = new URL(baseURL ?? '').origin;
   const authorContext = await browser.newContext({ viewport: viewports.desktop });
   const viewerContext = await browser.newContext({ viewport: viewports.desktop });
+  // The shared plan and survey are seen by every learner of this server: the other specs
+  // count the plans and surveys they see, so the author deletes them again at the end.
+  const cleanups: Array<() => Promise<void>> = [];
   try {
     const author = await authorContext.newPage();
     const viewer = await viewerContext.newPage();
@@ -190,6 +193,10 @@ test("a hostile shared plan and survey render as text, math and code only for an
         ],
       },
     });
+    cleanups.push(async () => {
+      const response = await author.request.delete(`/api/study-plans/${encodeURIComponent(planId)}`, { headers: { Authorization: `Bearer ${await tokenOf(author)}` } });
+      expect(response.status()).toBe(204);
+    });
     const surveyTitle = `Hostile survey ${Date.now().toString(36)}`;
     const surveyId = await create(author, '/api/surveys', {
       shared: true,
@@ -201,6 +208,10 @@ test("a hostile shared plan and survey render as text, math and code only for an
           { id: 'second', kind: 'free_text', prompt: `Then: ${takeover} Say more.` },
         ],
       },
+    });
+    cleanups.push(async () => {
+      const response = await author.request.delete(`/api/surveys/${encodeURIComponent(surveyId)}`, { headers: { Authorization: `Bearer ${await tokenOf(author)}` } });
+      expect(response.status()).toBe(204);
     });
     const setName = `<img src="${attacker}/name.png"> Hostile set`;
     const setId = await create(author, '/api/recall-sets', { name: setName, points: [{ content: hostile }, { content: 'Rome is the capital of Italy and sits on the Tiber.' }] });
@@ -291,6 +302,7 @@ test("a hostile shared plan and survey render as text, math and code only for an
     expect(viewerViolations.filter((report) => !sanitiserParse.test(report))).toEqual([]);
     expect(authorViolations.filter((report) => !sanitiserParse.test(report))).toEqual([]);
   } finally {
+    for (const cleanup of cleanups) await cleanup();
     await authorContext.close();
     await viewerContext.close();
   }
