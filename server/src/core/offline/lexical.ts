@@ -119,8 +119,10 @@ export interface Coverage {
   nearMiss: boolean;
 }
 
-// A word: a grouped number ("1,000,000", "3.14") or a run of letters / marks / digits.
-const WORD_RE = /\p{N}{1,3}(?:,\p{N}{3})+(?:\.\p{N}+)?(?!\p{N})|\p{N}+(?:\.\p{N}+)+|[\p{L}\p{M}\p{N}]+/gu;
+// A word: a grouped number ("1,000,000", "3.14") or a run of letters / marks / digits. A match never
+// starts right after a digit, which the lookbehind states so that no start inside a long run of digits
+// is tried again (the regexp lint's no-super-linear-move).
+const WORD_RE = /\p{N}{1,3}(?:,\p{N}{3})+(?:\.\p{N}+)?(?!\p{N})|(?<!\p{N})\p{N}+(?:\.\p{N}+)+|[\p{L}\p{M}\p{N}]+/gu;
 
 function normalizeWord(raw: string): string[] {
   const folded = raw
