@@ -138,7 +138,7 @@ test('a recall session through every widget with the keyboard alone; focus follo
   // Esc then Tab leaves the editor for the button; Ctrl+Enter inside it submits.
   await page.keyboard.press('Escape');
   await page.keyboard.press('Tab');
-  await expect(code.getByRole('button', { name: 'Run & submit' })).toBeFocused();
+  await expect(code.getByRole('button', { name: 'Submit', exact: true })).toBeFocused();
   await page.keyboard.press('Shift+Tab');
   await expect(editor).toBeFocused();
   const codeId = await code.getAttribute('data-widget-id');

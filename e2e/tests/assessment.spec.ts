@@ -4,11 +4,29 @@
  * with the test's own count: the score, each domain, and the per-item review — which, like
  * every correct answer, appears only once the assessment is over.
  */
-import { expect, test, type Page } from '@playwright/test';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect, test, type Locator, type Page } from '@playwright/test';
 import { signUp } from './support/auth';
+import { expectNoSeriousViolations } from './support/axe';
 import { domainRow, expectNoAnswersRevealed, scoreLabel, startAssessment, waitForItem } from './support/assessment';
 import { arithmeticAnswer, arithmeticSection, bytesNotCharactersSolution, countingSolution, countingTask, pythonLenAnswer } from './support/items';
 import { choose, optionsOf, submitCode } from './support/session';
+
+const screenshotDir = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'screenshots');
+const viewports = { desktop: { width: 1280, height: 800 }, phone: { width: 390, height: 844 } } as const;
+
+/** `name-1280.png` and `name-390.png` in e2e/screenshots/, `target` scrolled into view at each size. */
+async function screenshots(page: Page, name: string, target: Locator): Promise<void> {
+  mkdirSync(screenshotDir, { recursive: true });
+  for (const size of ['desktop', 'phone'] as const) {
+    await page.setViewportSize(viewports[size]);
+    await target.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: path.join(screenshotDir, `${name}-${viewports[size].width}.png`) });
+  }
+  await page.setViewportSize(viewports.desktop);
+}
 
 interface Answered {
   position: number;
@@ -174,4 +192,107 @@ test('ended early: the results count the answered items out of all the assessmen
   await expect(page.getByTestId('assessment-results')).toContainText('You ended this assessment early');
   // Rendered with the score in one go: read once, so the expected failure costs no timeout.
   expect(await page.getByTestId('assessment-answered').innerText()).toBe('1 of 20 items answered');
+});
+
+// Issue 25 item 2: code items like an IDE's — run the visible examples first, then every test in the results.
+test('PYTHON-STRINGS-L1: a code item’s examples run before it is submitted, and the results show every test of it', async ({ page }) => {
+  test.slow(); // the first code run starts Pyodide in the server's sandbox thread
+  await page.setViewportSize(viewports.desktop);
+  await signUp(page, 'runner');
+  await startAssessment(page, 'Python Strings — Level 1');
+
+  const total = 6;
+  let previousWidgetId: string | null = null;
+  let item = await waitForItem(page, 1, total, null);
+  while (item.kind === 'multiple_choice') {
+    previousWidgetId = await item.widget.getAttribute('data-widget-id');
+    await choose(item.widget, String(pythonLenAnswer(item.stem)));
+    item = await waitForItem(page, item.position + 1, total, previousWidgetId, { timeout: 60_000 });
+  }
+  const firstCode = item;
+  const task = countingTask(firstCode.stem);
+  const widget = firstCode.widget;
+
+  // The visible examples are listed with the task: the call and what it returns.
+  const examples = widget.getByTestId('code-examples').getByRole('listitem');
+  await expect(examples).toHaveCount(2);
+  const exampleTexts = await examples.allInnerTexts();
+  for (const text of exampleTexts) expect(text).toMatch(new RegExp(`^${task}\\(.*\\) returns \\d+$`, 'u'));
+
+  // A first draft, run on the examples. The answer is held back 1.5 s, as a cold interpreter
+  // would: meanwhile the button says it is running and counts the seconds.
+  await page.route('**/run-examples', async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await route.continue();
+  });
+  const editor = widget.getByRole('textbox', { name: 'Code', exact: true });
+  const parameters = task === 'count_char' ? 's: str, ch: str' : 's: str';
+  await editor.fill(`def ${task}(${parameters}) -> int:\n    return -1\n`);
+  const runButton = widget.getByRole('button', { name: 'Run examples' });
+  await runButton.click();
+  const running = widget.getByTestId('run-examples');
+  await expect(running).toHaveAttribute('aria-busy', 'true');
+  await expect(running).toContainText(/^Running… \d+\.\d s$/u);
+  await expect(widget.getByTestId('run-summary')).toHaveText('Running your code on the examples…');
+  await expect(widget.getByTestId('run-summary')).toContainText('0 of 2 examples pass.', { timeout: 30_000 });
+  await expect(running).toHaveText('Run examples');
+  const runRows = widget.getByTestId('run-results').getByTestId('test-case');
+  await expect(runRows).toHaveCount(2);
+  for (const [index, row] of (await runRows.all()).entries()) {
+    await expect(row).toHaveAttribute('data-passed', 'false');
+    await expect(row.getByTestId('test-case-actual')).toHaveText('-1');
+    const [call, expected] = exampleTexts[index]!.split(' returns ');
+    await expect(row).toContainText(call!);
+    await expect(row.getByTestId('test-case-expected')).toHaveText(expected!);
+  }
+  await expect(widget.getByTestId('run-summary')).toContainText(/Not submitted · took \d+\.\d s$/u);
+  await expectNoSeriousViolations(page, 'code item after a run of its examples');
+  await screenshots(page, 'code-run-examples', widget.getByTestId('run-results'));
+  await page.unroute('**/run-examples');
+
+  // Not an answer: the same item is still pending, nothing moved on.
+  await expect(page.getByTestId('assessment-item-counter')).toHaveText(`Item ${firstCode.position} of ${total}`);
+  await expectNoAnswersRevealed(page);
+
+  // The classic mistake of counting UTF-8 bytes passes the ASCII examples…
+  await editor.fill(bytesNotCharactersSolution(task));
+  await expect(widget.getByText('You changed your code since this run.')).toBeVisible();
+  await runButton.click();
+  await expect(widget.getByTestId('run-summary')).toContainText('2 of 2 examples pass.', { timeout: 30_000 });
+  await expect(widget.getByTestId('run-results').getByTestId('test-case')).toHaveCount(2);
+  await expect(widget.getByTestId('run-results').locator('[data-passed="true"]')).toHaveCount(2);
+  // …and is submitted as it is; the others are written right.
+  previousWidgetId = await widget.getAttribute('data-widget-id');
+  await submitCode(widget, bytesNotCharactersSolution(task));
+  for (let position = firstCode.position + 1; position <= total; position++) {
+    const next = await waitForItem(page, position, total, previousWidgetId, { timeout: 60_000 });
+    previousWidgetId = await next.widget.getAttribute('data-widget-id');
+    await submitCode(next.widget, countingSolution(countingTask(next.stem)));
+  }
+
+  // The results: every test of the scored item, hidden ones included, with input, expected and actual.
+  await expect(page.getByTestId('assessment-results')).toBeVisible({ timeout: 60_000 });
+  const row = reviewRow(page, firstCode.position);
+  const label = (await row.getByTestId('item-tests').innerText()).match(/^(\d+) of (\d+) tests passed/u);
+  expect(label).not.toBeNull();
+  const [passed, testCount] = [Number(label![1]), Number(label![2])];
+  expect(passed).toBeGreaterThan(0);
+  expect(passed).toBeLessThan(testCount);
+  const cases = row.getByTestId('item-test-case');
+  await expect(cases).toHaveCount(testCount);
+  await expect(row.locator('[data-testid="item-test-case"][data-passed="true"]')).toHaveCount(passed);
+  // The examples run before come first, tagged; the rest were hidden until now.
+  await expect(row.getByTestId('item-test-cases').getByText('example', { exact: true })).toHaveCount(2);
+  for (const [index, text] of exampleTexts.entries()) await expect(cases.nth(index)).toContainText(text.split(' returns ')[0]!);
+  for (const testCase of await cases.all()) {
+    await expect(testCase).toContainText(`${task}(`);
+    const expected = Number(await testCase.getByTestId('test-case-expected').innerText());
+    const actual = Number(await testCase.getByTestId('test-case-actual').innerText());
+    expect(Number.isInteger(expected) && Number.isInteger(actual)).toBe(true);
+    // Bytes: never fewer than characters, more exactly where something is not ASCII.
+    await expect(testCase).toHaveAttribute('data-passed', String(actual === expected));
+    expect(actual).toBeGreaterThanOrEqual(expected);
+  }
+  await expectNoSeriousViolations(page, 'results with every test of a code item');
+  await screenshots(page, 'code-test-results', row.getByTestId('item-test-cases'));
 });

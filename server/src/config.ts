@@ -69,6 +69,8 @@ const ConfigSchema = z.object({
   SANDBOX_JAVASCRIPT_WORKERS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(64).default(2)),
   /** Code runs one learner may have queued or running at once, per language; one more waits for a place. */
   SANDBOX_MAX_QUEUED_PER_LEARNER: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(100).default(3)),
+  /** "Run examples" runs a learner may start per minute (code items' visible examples; not answers); over it, 429 with Retry-After. */
+  CODE_RUN_RATE_LIMIT: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(10_000).default(12)),
   /** Directory of the built web app to serve; empty disables static serving. */
   WEB_DIST: z.preprocess(emptyAsUndefined, z.string().default(path.join(repositoryRoot, 'web', 'dist'))),
 });
@@ -96,6 +98,8 @@ export interface Config {
   /** 0 = unlimited. */
   learnerDailyTokens: number;
   sandbox: { pythonWorkers: number; javascriptWorkers: number; maxQueuedPerOwner: number };
+  /** "Run examples" runs per learner per minute. */
+  codeRunRateLimit: number;
   socketGraceMs: number;
   webDist: string;
 }
@@ -153,6 +157,7 @@ export function parseConfig(environment: Record<string, string | undefined>): Co
         javascriptWorkers: env.SANDBOX_JAVASCRIPT_WORKERS,
         maxQueuedPerOwner: env.SANDBOX_MAX_QUEUED_PER_LEARNER,
       },
+      codeRunRateLimit: env.CODE_RUN_RATE_LIMIT,
       socketGraceMs: env.SOCKET_GRACE_MS,
       webDist: env.WEB_DIST,
     },

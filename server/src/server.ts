@@ -37,6 +37,7 @@ import { skillBlueprintIds, StudyPlanService } from './services/study-plans';
 import { loadBuiltInPlans } from './core/study-plans/built-in-plans';
 import { loadBuiltInSurveys } from './core/survey/built-in-surveys';
 import { SurveyService } from './services/surveys';
+import { CodeRunService } from './services/code-runs';
 import { SocketServer } from './ws/socket-server';
 import { rejectUpgrade } from './ws/upgrade';
 import { SchedulerService } from './services/scheduler';
@@ -184,7 +185,9 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
   registerSecurityHeaders(app);
   const routes = recordRoutes(app);
   const transfer = new SetTransferService(storage, recallSets, readApkg);
-  registerRoutes(app, { tokens, account: new AccountService(storage), transfer, clock, hub, limits, modelBudget, learners, recallSets, sessions, tutor: provider.name, version, catalog, studyPlans, agentLogs, scheduler, progress, surveys, connections: sockets });
+  // "Run examples" on code items: the sandbox's per-learner queue plus a per-learner budget of runs.
+  const codeRuns = new CodeRunService({ storage, runner: sandbox, clock, budget: { limit: config.codeRunRateLimit, windowMs: 60_000 } });
+  registerRoutes(app, { tokens, account: new AccountService(storage), transfer, clock, hub, limits, modelBudget, learners, recallSets, sessions, tutor: provider.name, version, catalog, studyPlans, agentLogs, scheduler, progress, surveys, connections: sockets, codeRuns });
 
   if (config.webDist && existsSync(path.join(config.webDist, 'index.html'))) {
     await app.register(fastifyStatic, { root: path.resolve(config.webDist), wildcard: false });

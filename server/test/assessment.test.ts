@@ -30,6 +30,11 @@ function storedItem(server: TestServer, sessionId: string, widgetId: string): It
   return row;
 }
 
+/** A string argument as Python writes it (the samples hold no quote, backslash or control character). */
+function pythonLiteral(value: unknown): string {
+  return typeof value === 'string' ? `'${value}'` : String(value);
+}
+
 /** Keys and markers that must never reach the learner before the end. */
 const secretKeys = ['correctIndex', 'correct_index', 'correctAnswer', 'credit', 'expected', '"tests"', 'fingerprint', 'difficulty', '"params"', 'score'];
 
@@ -232,6 +237,7 @@ describe('PYTHON-STRINGS-L1: code scored by tests in the sandbox', () => {
     cleanup.push(() => client.close());
     let widget = await client.waitFor('widget');
     const expectedCredits: number[] = [];
+    const codeTests = new Map<number, Array<{ args: unknown[]; expected: unknown; visible?: boolean }>>();
     for (let position = 1; position <= 6; position += 1) {
       const item = storedItem(server, sessionId, widget.payload.widgetId);
       const start = client.events.length;
@@ -240,9 +246,16 @@ describe('PYTHON-STRINGS-L1: code scored by tests in the sandbox', () => {
         client.send({ type: 'widget_response', payload: { widgetId: widget.payload.widgetId, response: { selectedIndex: item.correct_index! } } });
       } else {
         expect(widget.payload).toMatchObject({ kind: 'code_editor', props: { language: 'python' } });
-        const task = JSON.parse(item.code!) as { functionName: string; tests: Array<{ args: unknown[]; expected: unknown }> };
-        // The widget shows the task, never its tests.
-        expect(JSON.stringify(widget.payload)).not.toContain('"expected"');
+        const task = JSON.parse(item.code!) as { functionName: string; tests: Array<{ args: unknown[]; expected: unknown; visible?: boolean }> };
+        // The widget shows the task and its visible examples (issue 25), never a hidden test.
+        const visible = task.tests.filter((test) => test.visible);
+        expect(visible.length).toBeGreaterThan(0);
+        expect(widget.payload.kind === 'code_editor' && widget.payload.props.examples).toEqual(
+          visible.map((test) => ({ input: `${task.functionName}(${test.args.map((arg) => pythonLiteral(arg)).join(', ')})`, expected: String(test.expected) })),
+        );
+        const hidden = task.tests.filter((test) => !test.visible && test.args.some((arg) => arg !== '')).map((test) => `${task.functionName}(${test.args.map((arg) => pythonLiteral(arg)).join(', ')})`);
+        for (const call of hidden) expect(JSON.stringify(widget.payload)).not.toContain(JSON.stringify(call).slice(1, -1));
+        codeTests.set(position, task.tests);
         if (position === 4) {
           expectedCredits.push(1);
           client.send({ type: 'widget_response', payload: { widgetId: widget.payload.widgetId, response: { code: item.correct_answer, language: 'python' } } });
@@ -261,6 +274,20 @@ describe('PYTHON-STRINGS-L1: code scored by tests in the sandbox', () => {
         expect(items.map((review) => review.credit)).toEqual(expectedCredits.map((credit) => expect.closeTo(credit, 5)));
         const full = items.find((review) => review.position === 4)!;
         expect(full.tests!.passed).toBe(full.tests!.total);
+        // Once it is over, every test of each code item: input, expected and actual output (issue 25 item 2).
+        for (const [codePosition, tests] of codeTests) {
+          const review = items.find((candidate) => candidate.position === codePosition)!;
+          const zeroSolution = codePosition !== 4;
+          expect(review.tests!.cases).toEqual(
+            tests.map((test) => ({
+              input: expect.stringMatching(/^count_\w+\(/),
+              expected: String(test.expected),
+              actual: zeroSolution ? '0' : String(test.expected),
+              passed: zeroSolution ? test.expected === 0 : true,
+              example: test.visible === true,
+            })),
+          );
+        }
       }
     }
   }, 60_000);

@@ -47,6 +47,28 @@ export const AssessmentProgress = z.object({
 });
 export type AssessmentProgress = z.infer<typeof AssessmentProgress>;
 
+/** Why a code run produced no verdict on some tests (the sandbox's error kinds a learner can meet). */
+export const CodeRunErrorKind = z.enum(['timeout', 'memory', 'syntax', 'runtime', 'forbidden', 'missing_function', 'internal']);
+export type CodeRunErrorKind = z.infer<typeof CodeRunErrorKind>;
+
+/**
+ * One test of a code item as the learner sees it: the call written in the item's language,
+ * what it must return and what the learner's code returned (`null` when the call raised or
+ * never ran: then `error` says why).
+ */
+export const CodeTestCase = z.object({
+  /** The call, e.g. `count_vowels('Orbit')`. */
+  input: z.string(),
+  /** The value it must return, written as a literal of the language (`2`, `'abc'`). */
+  expected: z.string(),
+  actual: z.string().nullable(),
+  passed: z.boolean(),
+  error: z.string().optional(),
+  /** A visible example, shown with the item; the other tests are shown only once the assessment is over. */
+  example: z.boolean(),
+});
+export type CodeTestCase = z.infer<typeof CodeTestCase>;
+
 /** One answered (or unanswered) item, shown only after the assessment is over. */
 export const AssessmentItemReview = z.object({
   position: z.number().int().min(1),
@@ -65,8 +87,19 @@ export const AssessmentItemReview = z.object({
   /** Seconds from presentation to answer; null if unanswered. */
   timeSeconds: z.number().min(0).nullable(),
   difficulty: z.number(),
-  /** For code items: tests passed of tests run, and a short note when the run failed. */
-  tests: z.object({ passed: z.number().int().min(0), total: z.number().int().min(0), note: z.string().optional() }).optional(),
+  /**
+   * For code items: tests passed of tests run, a short note when the run failed, and each test
+   * with its input, expected and actual output (`cases`; absent for answers scored before
+   * outcomes were kept, and for unanswered items the actual outputs are null).
+   */
+  tests: z
+    .object({
+      passed: z.number().int().min(0),
+      total: z.number().int().min(0),
+      note: z.string().optional(),
+      cases: z.array(CodeTestCase).optional(),
+    })
+    .optional(),
 });
 export type AssessmentItemReview = z.infer<typeof AssessmentItemReview>;
 

@@ -1,7 +1,9 @@
 import { z } from 'zod';
+import { CodeRunErrorKind, CodeTestCase } from './assessment';
 import { Limits } from './limits';
 import { ProviderName } from './providers';
 import { thoughtTopicMaxLength } from './thought';
+import { CodeLanguage } from './widgets';
 import { HistoryMessage, SessionMode, SessionState, SessionStatus, SessionSummary, SessionType } from './session';
 
 // ---------------------------------------------------------------------------
@@ -220,6 +222,32 @@ export const StepResponse = z.object({
   summary: SessionSummary.nullable(),
 });
 export type StepResponse = z.infer<typeof StepResponse>;
+
+/**
+ * Body of `POST /api/sessions/{id}/items/{widgetId}/run-examples`: the learner's code, run on
+ * the pending code item's visible examples only. Not an answer: nothing is stored or scored.
+ */
+export const RunExamplesBody = z
+  .object({
+    code: z.string().max(Limits.codeMaxLength),
+    language: CodeLanguage,
+  })
+  .strict();
+export type RunExamplesBody = z.infer<typeof RunExamplesBody>;
+
+/** Response of `run-examples`: each visible example with what the code returned. */
+export const RunExamplesResponse = z.object({
+  examples: z.array(CodeTestCase),
+  passed: z.number().int().min(0),
+  total: z.number().int().min(0),
+  /** Set when the run stopped short or the code could not load (syntax error, no such function, time limit…). */
+  error: z.object({ kind: CodeRunErrorKind, message: z.string() }).optional(),
+  /** What the code printed, cut at 4 KiB. */
+  output: z.string().optional(),
+  /** Time spent in the sandbox, in ms. */
+  durationMs: z.number().min(0),
+});
+export type RunExamplesResponse = z.infer<typeof RunExamplesResponse>;
 
 /** `GET /api/sessions/{id}/summary`. */
 export const SessionSummaryResponse = z.object({ summary: SessionSummary });

@@ -75,9 +75,18 @@ export const CodeEditorToolInput = z.object({
   language: CodeLanguage,
   starterCode: z.string().optional().describe('Optional code to start from (never the solution).'),
 });
-/** Props of a code editor widget. */
+/** A visible example of a code item: a call and what it must return, both written in the item's language. */
+export const CodeExample = z.object({ input: z.string().min(1), expected: z.string() });
+export type CodeExample = z.infer<typeof CodeExample>;
+
+/**
+ * Props of a code editor widget. `examples` only on items the server generated (assessments,
+ * practice): the learner may run their code on them first (`POST
+ * /api/sessions/{id}/items/{widgetId}/run-examples`) — never set by a tutor's tool call.
+ */
 export const CodeEditorProps = CodeEditorToolInput.extend({
   prompt: CodeEditorToolInput.shape.prompt.min(1),
+  examples: z.array(CodeExample).max(10).optional(),
 });
 
 /** The widest rating scale: 0–10 (eleven points). */

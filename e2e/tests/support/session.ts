@@ -45,11 +45,11 @@ async function expectSubmitted(widget: Locator, widgetId: string | null): Promis
   await expect(widget.and(widget.page().locator(`[data-widget-id="${widgetId}"]`))).toHaveCount(0);
 }
 
-/** Writes `code` into the CodeMirror editor (replacing the starter code) and runs it. */
+/** Writes `code` into the CodeMirror editor (replacing the starter code) and submits it. */
 export async function submitCode(widget: Locator, code: string): Promise<void> {
   const widgetId = await widget.getAttribute('data-widget-id');
   await widget.getByRole('textbox', { name: 'Code', exact: true }).fill(code);
-  await widget.getByRole('button', { name: 'Run & submit' }).click();
+  await widget.getByRole('button', { name: 'Submit', exact: true }).click();
   await expectSubmitted(widget, widgetId);
 }
 

@@ -5,6 +5,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import type { TestOutcomeRecord } from '../core/assessment/test-cases';
 
 const createdAt = () => integer('created_at', { mode: 'timestamp_ms' }).notNull();
 
@@ -288,6 +289,8 @@ export const responses = sqliteTable('responses', {
   testsTotal: integer('tests_total'),
   /** A short note on a code run that did not complete (timeout, syntax error…). */
   note: text('note'),
+  /** Code answers: each test's outcome in the item's test order — passed, what was returned (as a Python literal), or the error. */
+  testOutcomes: text('test_outcomes', { mode: 'json' }).$type<TestOutcomeRecord[]>(),
   responseSeconds: real('response_seconds').notNull(),
   answeredAt: integer('answered_at', { mode: 'timestamp_ms' }).notNull(),
 });

@@ -143,7 +143,8 @@ export function sqliteAssessments(database: Database): AssessmentRepository {
     },
     async listResponses(sessionId) {
       const rows = database.select().from(responses).where(eq(responses.sessionId, sessionId)).orderBy(asc(responses.answeredAt), asc(responses.itemId)).all();
-      return rows.map(({ sessionId: _sessionId, ...response }) => response);
+      // A response without test outcomes (a choice, or scored before they were kept) has no field at all.
+      return rows.map(({ sessionId: _sessionId, testOutcomes, ...response }) => (testOutcomes ? { ...response, testOutcomes } : response));
     },
     async listAbilities(sessionId) {
       const rows = database.select().from(abilityEstimates).where(eq(abilityEstimates.sessionId, sessionId)).orderBy(asc(abilityEstimates.domain)).all();

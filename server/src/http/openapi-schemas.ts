@@ -27,6 +27,8 @@ import {
   ProgressStats,
   RecallSetDetail,
   RecallSetList,
+  RunExamplesBody,
+  RunExamplesResponse,
   Scorecard,
   SchedulerStatus,
   SessionDetail,
@@ -106,6 +108,7 @@ const AgentLogListDocument = z.object({
 });
 
 export const idParams = z.object({ id: z.string().min(1).describe('The id, as returned when it was created.') });
+export const itemParams = idParams.extend({ widgetId: z.string().min(1).describe('The pending code widget presenting the item (`widgetId` of its `widget` event).') });
 export const cardsQuery = z.object({ recallSetId: z.string().min(1).describe('The recall set whose cards to list.') });
 export const exportQuery = z.object({ format: ExportFormat.default('csv').describe('`csv` (content,context) or `anki` (Anki\'s text import format).') });
 export const resultsQuery = z.object({ format: z.enum(['json', 'csv']).default('json').describe('`csv` answers a CSV file (one row per response) instead of JSON.') });
@@ -154,6 +157,8 @@ export const schemas = {
   SurveyResults: named(SurveyResults, 'SurveyResults'),
   ImportSourceBody: named(ImportSourceBody, 'ImportSourceBody'),
   ImportPreview: named(ImportPreview, 'ImportPreview'),
+  RunExamplesBody: named(RunExamplesBody, 'RunExamplesBody'),
+  RunExamplesResponse: named(RunExamplesResponse, 'RunExamplesResponse'),
 };
 
 /** Any JSON object: the OpenAPI document itself is not described by a shared schema. */

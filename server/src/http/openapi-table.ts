@@ -13,6 +13,7 @@ import {
   exampleSessionId,
   exportQuery,
   idParams,
+  itemParams,
   json,
   openApiObject,
   resultsQuery,
@@ -283,6 +284,31 @@ export const apiRoutes: readonly ApiRoute[] = [
     errors: [403, 404, 409, 429, 503],
   },
   { method: 'delete', path: '/api/sessions/{id}', tag: 'Sessions', summary: 'Delete a session and everything of it', auth: true, params: idParams, response: { status: 204, description: 'Deleted.' }, errors: [403, 404] },
+  {
+    method: 'post',
+    path: '/api/sessions/{id}/items/{widgetId}/run-examples',
+    tag: 'Sessions',
+    summary: "Run code on a pending code item's visible examples",
+    description:
+      'Like an IDE\'s "run": the learner\'s code runs in the sandbox on the examples shown with the item (the widget\'s `examples`), never on its hidden tests. Not an answer — nothing is stored or scored, and the item stays pending (answer it with `widget_response`). Owner only: another learner\'s session is 404. Charged to the learner: `CODE_RUN_RATE_LIMIT` runs a minute (default 12), and one run at a time through the sandbox\'s per-learner queue; over either, 429 with `Retry-After`. 409 when the item was already answered or the session is over (time included).',
+    auth: true,
+    params: itemParams,
+    body: body(schemas.RunExamplesBody, { code: "def count_vowels(s: str) -> int:\n    return sum(1 for c in s if c in 'aeiou')\n", language: 'python' }),
+    response: {
+      status: 200,
+      description: 'Each example with its input, expected and actual output.',
+      json: json(schemas.RunExamplesResponse, {
+        examples: [
+          { input: "count_vowels('moon')", expected: '2', actual: '2', passed: true, example: true },
+          { input: "count_vowels('Ocean tiger')", expected: '5', actual: '4', passed: false, example: true },
+        ],
+        passed: 1,
+        total: 2,
+        durationMs: 4,
+      }),
+    },
+    errors: [404, 409, 429],
+  },
   {
     method: 'get',
     path: '/api/sessions/{id}/agent-logs',

@@ -43,6 +43,7 @@ import type { AccountService } from '../services/account';
 import type { SessionService } from '../services/sessions';
 import { registerStudyPlanRoutes, type StudyPlanRouteDeps } from './study-plan-routes';
 import { registerSurveyRoutes, type SurveyRouteDeps } from './survey-routes';
+import { registerCodeRunRoutes, type CodeRunRouteDeps } from './code-run-routes';
 
 export interface RouteDeps {
   tokens: TokenService;
@@ -67,6 +68,8 @@ export interface RouteDeps {
   progress: ProgressService;
   /** The WebSocket server's connections, closed when a learner's tokens are revoked. */
   connections: LearnerConnections;
+  /** "Run examples" on code items (issue 25). */
+  codeRuns: CodeRunRouteDeps['codeRuns'];
 }
 
 declare module 'fastify' {
@@ -184,6 +187,7 @@ export function registerRoutes(app: FastifyInstance, deps: RouteDeps): void {
     registerAccountRoutes(api, { account: deps.account, tokens, hub, clock, connections: deps.connections });
     registerSetTransferRoutes(api, { transfer: deps.transfer, clock });
     registerProgressRoutes(api, deps.progress, clock);
+    registerCodeRunRoutes(api, { codeRuns: deps.codeRuns });
 
     api.get('/api/cards', async (request) => {
       const { recallSetId } = (request.query ?? {}) as { recallSetId?: string };

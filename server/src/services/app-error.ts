@@ -10,6 +10,7 @@ const statusByCode: Partial<Record<ErrorCode, number>> = {
   not_found: 404,
   conflict: 409,
   session_ended: 409,
+  widget_not_pending: 409,
   turn_in_progress: 409,
   rate_limited: 429,
   llm_unavailable: 503,

@@ -165,14 +165,21 @@ export function conversationContract(context: ContractContext): void {
           language: 'python' as const,
           functionName: 'count',
           starterCode: 'def count(s):\n    pass',
-          tests: [{ args: ['abc'], expected: 3 }, { args: [''], expected: 0 }],
+          tests: [{ args: ['abc'], expected: 3, visible: true }, { args: [''], expected: 0 }],
           timeoutSeconds: 2,
           partialCredit: true,
         },
       };
       const items = [storedItem('x1', 'i2', 2, 'fp-code', codeItem), storedItem('x1', 'i1', 1)];
       const responses = [storedResponse('i2', 30, 0.5), storedResponse('i1', 20)];
-      responses[0] = { ...responses[0]!, answerText: 'def count(s): return 3', testsPassed: 1, testsTotal: 2, note: 'one test failed' };
+      responses[0] = {
+        ...responses[0]!,
+        answerText: 'def count(s): return 3',
+        testsPassed: 1,
+        testsTotal: 2,
+        note: 'one test failed',
+        testOutcomes: [{ passed: true, actual: '3' }, { passed: false, actual: '3' }],
+      };
       const report = {
         overall: { ability: 0.4, standardError: 0.8, responses: 2 },
         domains: [{ domain: 'arithmetic', ability: 0.4, standardError: 0.8, responses: 2 }, { domain: 'networking', ability: 0, standardError: 1, responses: 0 }],

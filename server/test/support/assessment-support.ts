@@ -8,7 +8,7 @@ import type { DifficultyLevel } from '../../src/core/assessment/blueprint-schema
 import type { Catalog, LoadedSkill } from '../../src/core/assessment/catalog';
 import { loadCatalog } from '../../src/core/assessment/catalog';
 import type { GeneratedItem } from '../../src/core/assessment/item-builder';
-import { generateItem } from '../../src/core/assessment/item-builder';
+import { generateItem, generateItemWithProblem } from '../../src/core/assessment/item-builder';
 import { createRandom } from '../../src/core/assessment/random';
 
 let shipped: Catalog | undefined;
@@ -129,6 +129,54 @@ export function digitsOf(n: number, width: number): number[] {
   return [...String(n).padStart(width, '0')].map(Number);
 }
 
+/** What the misconception property found over its seeds. */
+export interface MisconceptionReport {
+  items: number;
+  failures: string[];
+  /** How many wrong options each strategy of the blueprint accounted for (an option two strategies give counts for both). */
+  optionsByStrategy: Record<string, number>;
+}
+
+const canonicalInteger = /^(?:0|[1-9]\d*)$/;
+const canonicalAddress = /^(?:0|[1-9]\d{0,2})(?:\.(?:0|[1-9]\d{0,2})){3}$/;
+
+/**
+ * Issue 25 item 1, choice items: over `seeds` seeds per case, exactly one option is right
+ * (the answer, recomputed independently by `check`, appears once, and every option is written
+ * the answer's one canonical way, so no other option can mean the same value) and every other
+ * option is a candidate of a distractor strategy the blueprint lists *and* names a
+ * misconception for — no option comes from anywhere else.
+ */
+export function misconceptionProperty(skill: LoadedSkill, seeds: number, check: (item: GeneratedItem) => string[]): MisconceptionReport {
+  const { blueprint } = skill;
+  const presentation = blueprint.presentation;
+  if (presentation.itemType !== 'multiple_choice') throw new Error(`${blueprint.id} is not a multiple-choice skill`);
+  const report: MisconceptionReport = { items: 0, failures: [], optionsByStrategy: Object.fromEntries(presentation.distractorStrategies.map((strategy) => [strategy, 0])) };
+  for (const caseName of Object.keys(blueprint.difficultyFactors.cases)) {
+    for (let seed = 0; seed < seeds; seed++) {
+      const { item, problem } = generateItemWithProblem(skill, { sectionId: 'misconception', caseName }, createRandom(`misconception|${blueprint.id}|${caseName}|${seed}`));
+      if (problem.kind !== 'multiple_choice') throw new Error('a choice skill made a code problem');
+      report.items++;
+      const problems = [...check(item)];
+      const options = item.options ?? [];
+      const shape = canonicalInteger.test(item.correctAnswer) ? canonicalInteger : canonicalAddress.test(item.correctAnswer) ? canonicalAddress : null;
+      if (shape === null) problems.push(`answer ${item.correctAnswer} has no known canonical form`);
+      for (const option of options) if (shape && !shape.test(option)) problems.push(`option ${JSON.stringify(option)} is not written the answer's canonical way`);
+      if (options.filter((option) => option === item.correctAnswer).length !== 1) problems.push('the answer is not exactly one option');
+      for (const option of options.filter((candidate) => candidate !== item.correctAnswer)) {
+        const sources = presentation.distractorStrategies.filter((strategy) => problem.distractors[strategy]?.includes(option));
+        if (sources.length === 0) problems.push(`option ${option} comes from no listed strategy`);
+        for (const strategy of sources) {
+          if (!presentation.misconceptions[strategy]?.trim()) problems.push(`option ${option} comes from ${strategy}, which names no misconception`);
+          report.optionsByStrategy[strategy] = (report.optionsByStrategy[strategy] ?? 0) + 1;
+        }
+      }
+      if (problems.length > 0) report.failures.push(`${caseName} seed ${seed} ${JSON.stringify(item.params)} ${JSON.stringify(options)}: ${problems.join('; ')}`);
+    }
+  }
+  return report;
+}
+
 export interface SkillPropertyOptions {
   /** Independent recomputation of the answer and the case; returns problems found. */
   check: (item: GeneratedItem) => string[];
@@ -163,6 +211,17 @@ export function describeSkillProperties(skillId: string, options: SkillPropertyO
     it('gives the same item for the same seed', () => {
       expect(reproducibilityProblems(shippedSkill(skillId), 25)).toEqual([]);
     });
+
+    if (shippedSkill(skillId).blueprint.presentation.itemType === 'multiple_choice') {
+      it('has exactly one right option and every wrong one from a named misconception, over 200 seeds per case (issue 25)', () => {
+        const seeds = 200;
+        const misconceptions = misconceptionProperty(shippedSkill(skillId), seeds, options.check);
+        expect(misconceptions.items).toBe(seeds * options.caseOrder.length);
+        expect(misconceptions.failures.slice(0, 5)).toEqual([]);
+        // A listed misconception that never gives an option is dead weight in the blueprint.
+        expect(Object.entries(misconceptions.optionsByStrategy).filter(([, count]) => count === 0)).toEqual([]);
+      });
+    }
 
     it('never repeats an item within a session the size of the largest assessment', () => {
       const size = largestAssessmentSize();

@@ -2,6 +2,7 @@ import {
   ApiErrorBody,
   LearnerResponse,
   ProgressStats,
+  RunExamplesResponse,
   SchedulerStatus,
   SimulationResponse,
   type Learner,
@@ -21,6 +22,7 @@ import {
   type ImportSourceBody,
   type RecallSetDetail,
   type RecallSetSummary,
+  type RunExamplesBody,
   type SessionDetail,
   type SessionHistory,
   type SubtopicProgress,
@@ -255,5 +257,8 @@ export function createHttpClient(options: HttpClientOptions) {
     getSession: (sessionId: string) => request<SessionDetail>('GET', `/api/sessions/${id(sessionId)}`),
     getSessionSummary: (sessionId: string) =>
       request<{ summary: SessionSummary }>('GET', `/api/sessions/${id(sessionId)}/summary`),
+    /** Runs code on a pending code item's visible examples (issue 25): not an answer, nothing is stored. */
+    runExamples: async (sessionId: string, widgetId: string, body: RunExamplesBody) =>
+      parsedWith(RunExamplesResponse, await request<unknown>('POST', `/api/sessions/${id(sessionId)}/items/${id(widgetId)}/run-examples`, { body })),
   };
 }

@@ -8,6 +8,7 @@ import {
 } from '../store/assessment';
 import { LazyChart } from './load-boundary';
 import { Markdown } from './markdown';
+import { TestCaseRow } from './test-case-row';
 
 const DomainChart = lazy(() => import('./charts/domain-chart'));
 
@@ -257,6 +258,24 @@ function ItemReviewRow({ item }: { item: ItemReviewView }) {
           </div>
         ) : null}
       </dl>
+      {item.testCases.length > 0 ? <TestCaseList position={item.position} cases={item.testCases} /> : null}
     </li>
+  );
+}
+
+/** Every test of a code item, hidden ones included now that the assessment is over: input, expected, what the code returned. */
+function TestCaseList({ position, cases }: { position: number; cases: ItemReviewView['testCases'] }) {
+  const headingId = `item-${position}-tests-heading`;
+  return (
+    <section className="item-test-cases" aria-labelledby={headingId} data-testid="item-test-cases">
+      <h4 id={headingId} className="item-test-cases-title">
+        Each test <span className="muted small">· examples were shown with the item; the others stayed hidden until the end</span>
+      </h4>
+      <ol className="test-cases">
+        {cases.map((testCase, index) => (
+          <TestCaseRow key={`${index}-${testCase.input}`} testCase={testCase} testId="item-test-case" showExampleTag />
+        ))}
+      </ol>
+    </section>
   );
 }

@@ -3,6 +3,8 @@ import { useLayoutEffect, useMemo, useRef } from 'react';
 import type { StreamingMessage, TranscriptMessage } from '../store/session-store';
 import type { WidgetAnswerByKind } from '../widgets/widget-types';
 import { PendingWidget, WidgetAnswerView, WidgetPromptView } from '../widgets/widget-view';
+import { useNow } from '../hooks/use-now';
+import { formatElapsed } from '../widgets/run-examples';
 import { CopyButton } from './copy-button';
 import { Markdown } from './markdown';
 
@@ -18,6 +20,8 @@ export interface TranscriptProps {
   /** The tutor reply that may be produced again, and how (SPEC §5 `retry`). */
   retryMessageId?: string | null;
   onRetry?(messageId: string): void;
+  /** When a code answer being scored was sent (ISO): the page shows the tests running, with the time taken so far. */
+  scoringSince?: string | null;
 }
 
 /** How close to the bottom (px) still counts as "reading the latest", so new text scrolls into view. */
@@ -27,7 +31,7 @@ const stickThreshold = 96;
  * The conversation: learner on the right, tutor on the left (Markdown), the reply being
  * streamed, the typing indicator, and the pending widget inline at the bottom.
  */
-export function Transcript({ messages, streaming, typing, pendingWidget, widgetDisabled, onWidgetSubmit, onStop, retryMessageId = null, onRetry }: TranscriptProps) {
+export function Transcript({ messages, streaming, typing, pendingWidget, widgetDisabled, onWidgetSubmit, onStop, retryMessageId = null, onRetry, scoringSince = null }: TranscriptProps) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const stickToBottom = useRef(true);
 
@@ -102,6 +106,7 @@ export function Transcript({ messages, streaming, typing, pendingWidget, widgetD
             Tutor is typing…
           </span>
         ) : null}
+        {scoringSince && !typing ? <ScoringIndicator since={scoringSince} /> : null}
         {onStop && (typing || streaming) ? (
           <button type="button" className="button subtle stop-reply" onClick={onStop} data-testid="stop-reply">
             Stop
@@ -116,6 +121,25 @@ export function Transcript({ messages, streaming, typing, pendingWidget, widgetD
         />
       ) : null}
     </div>
+  );
+}
+
+/** A code answer's tests running on the server, with the seconds taken so far (no verdict: that comes at the end). */
+function ScoringIndicator({ since }: { since: string }) {
+  const now = useNow(100);
+  const started = new Date(since).getTime();
+  return (
+    <span className="typing-indicator" data-testid="scoring-indicator">
+      <span className="dots" aria-hidden="true">
+        <span />
+        <span />
+        <span />
+      </span>
+      Running your code against the item’s tests…{' '}
+      <span className="run-elapsed" aria-hidden="true">
+        {Number.isNaN(started) ? '' : formatElapsed(now.getTime() - started)}
+      </span>
+    </span>
   );
 }
 

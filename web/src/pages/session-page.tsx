@@ -1,5 +1,5 @@
-import type { Widget, WidgetAnswer } from '@tutorloop/shared';
-import { useState } from 'react';
+import type { RunExamplesBody, Widget, WidgetAnswer } from '@tutorloop/shared';
+import { useCallback, useState } from 'react';
 import { closeReasonMessages } from '../api/session-socket';
 import { AssessmentBar } from '../components/assessment-bar';
 import { AssessmentResults } from '../components/assessment-results';
@@ -23,7 +23,9 @@ import {
   selectProgressLabel,
   selectReplying,
   selectRetryableMessageId,
+  selectScoringSince,
 } from '../store/session-store';
+import { RunExamplesContext } from '../widgets/run-examples';
 
 /** One session; what the learner is typing there is kept as drafts of this session (issue 18). */
 export default function SessionPage({ sessionId }: { sessionId: string }) {
@@ -62,6 +64,9 @@ function SessionView({ sessionId }: { sessionId: string }) {
   const learning = useSessionView(selectLearningProgress);
   const isLearning = useSessionView((view) => view.state?.type === 'learning');
   const sessionType = useSessionView((view) => view.state?.type ?? null);
+  const scoringSince = useSessionView(selectScoringSince);
+  // "Run examples" of a code item: over REST, so the WebSocket protocol stays as it is (issue 25).
+  const runExamples = useCallback((widgetId: string, body: RunExamplesBody) => http.runExamples(sessionId, widgetId, body), [sessionId]);
   // A survey's optional question may be skipped (SPEC §4.5): the server reads the chat `skip`.
   const canSkip = useSessionView((view) => view.state?.type === 'survey' && view.state.survey?.required === false && view.pendingWidget !== null);
   // Wide screens show the plan's steps beside the conversation; narrow ones fold them above it.
@@ -215,18 +220,21 @@ function SessionView({ sessionId }: { sessionId: string }) {
 
   const body = (
     <div className="session-body">
-      <Transcript
-        messages={messages}
-        streaming={streaming}
-        typing={typing}
-        pendingWidget={pendingWidget}
-        // Past the deadline the server no longer takes answers; it is finishing the assessment.
-        widgetDisabled={!open || timeUp}
-        onWidgetSubmit={handleWidgetSubmit}
-        {...(canStop && open ? { onStop: () => connection?.stopReply() } : {})}
-        retryMessageId={open ? retryMessageId : null}
-        onRetry={(messageId) => connection?.retryReply(messageId)}
-      />
+      <RunExamplesContext.Provider value={runExamples}>
+        <Transcript
+          messages={messages}
+          streaming={streaming}
+          typing={typing}
+          pendingWidget={pendingWidget}
+          // Past the deadline the server no longer takes answers; it is finishing the assessment.
+          widgetDisabled={!open || timeUp}
+          onWidgetSubmit={handleWidgetSubmit}
+          {...(canStop && open ? { onStop: () => connection?.stopReply() } : {})}
+          retryMessageId={open ? retryMessageId : null}
+          onRetry={(messageId) => connection?.retryReply(messageId)}
+          scoringSince={open ? scoringSince : null}
+        />
+      </RunExamplesContext.Provider>
       {canSkip ? (
         <div className="actions">
           <button type="button" className="button subtle" data-testid="skip-question" disabled={!open} onClick={() => connection?.sendChat('skip')}>

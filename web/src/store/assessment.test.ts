@@ -139,6 +139,7 @@ describe('assessmentResultsView', () => {
           timeLabel: '12 s',
           testsLabel: null,
           testsNote: null,
+          testCases: [],
         },
         {
           position: 2,
@@ -154,6 +155,8 @@ describe('assessmentResultsView', () => {
           timeLabel: '1 min 35 s',
           testsLabel: '2 of 4 tests passed',
           testsNote: 'AssertionError on "aaa"',
+          // Every test once the assessment is over, hidden ones included (issue 25).
+          testCases: assessmentResults.items.find((item) => item.kind === 'code')!.tests!.cases,
         },
         {
           position: 3,
@@ -169,6 +172,7 @@ describe('assessmentResultsView', () => {
           timeLabel: '—',
           testsLabel: null,
           testsNote: null,
+          testCases: [],
         },
       ],
     });

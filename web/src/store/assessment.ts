@@ -1,4 +1,4 @@
-import type { AbilityEstimate, AssessmentItemReview, AssessmentProgress, AssessmentResults } from '@tutorloop/shared';
+import type { AbilityEstimate, AssessmentItemReview, AssessmentProgress, AssessmentResults, CodeTestCase } from '@tutorloop/shared';
 
 // ---------------------------------------------------------------------------
 // Running assessment: item counter and countdown
@@ -107,6 +107,8 @@ export interface ItemReviewView {
   /** Code items: `3 of 5 tests passed`. */
   testsLabel: string | null;
   testsNote: string | null;
+  /** Code items: every test with its input, expected and actual output, examples first as the item listed them (issue 25). */
+  testCases: CodeTestCase[];
 }
 
 /**
@@ -178,6 +180,7 @@ function toItemView(item: AssessmentItemReview): ItemReviewView {
     timeLabel: item.timeSeconds === null ? '—' : formatSeconds(item.timeSeconds),
     testsLabel: item.tests ? `${item.tests.passed} of ${item.tests.total} tests passed` : null,
     testsNote: item.tests?.note ?? null,
+    testCases: item.tests?.cases ?? [],
   };
 }
 

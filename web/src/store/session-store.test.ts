@@ -20,6 +20,7 @@ import {
   selectLearningProgress,
   selectProgressLabel,
   selectReplying,
+  selectScoringSince,
 } from './session-store';
 
 const fixedNow = new Date('2025-01-01T12:00:00.000Z');
@@ -387,6 +388,21 @@ describe('session store: assessments', () => {
       timeLimitSeconds: 1800,
     });
     expect(store.getState().pendingWidget).toEqual(choiceWidget);
+  });
+
+  it('says a code answer is being scored from the moment it is sent until the next item comes (issue 25)', () => {
+    const codeWidget = { widgetId: 'w_code', kind: 'code_editor' as const, props: { prompt: 'Write count_chars.', language: 'python' as const } };
+    const store = storeWith(events.state(assessmentState()), events.widget(codeWidget));
+    expect(selectScoringSince(store.getState())).toBeNull();
+    store.getState().addLocalWidgetAnswer(codeWidget, { code: 'def count_chars(s):\n    return len(s)\n', language: 'python' });
+    expect(selectScoringSince(store.getState())).toBe(fixedNow.toISOString());
+    // The next item's framing, then its widget: scoring is over.
+    store.getState().handleServerEvent(events.assistant('m2', '**Item 4 of 20**'));
+    expect(selectScoringSince(store.getState())).toBeNull();
+    // A choice answer is scored at once: nothing to say.
+    const choice = storeWith(events.state(assessmentState()), events.widget(choiceWidget));
+    choice.getState().addLocalWidgetAnswer(choiceWidget, { selectedIndex: 1 });
+    expect(selectScoringSince(choice.getState())).toBeNull();
   });
 
   it('has no assessment progress in a recall session', () => {

@@ -333,6 +333,18 @@ export function selectFinished(view: SessionViewState): boolean {
   return view.summary !== null || isFinished(view.state);
 }
 
+/**
+ * When the code answer being scored was sent, or null: in a running assessment, a code answer
+ * is the last message and no next item is there yet — the server is running its tests (the
+ * first Python run also starts the interpreter, seconds), so the page says so (issue 25).
+ */
+export function selectScoringSince(view: SessionViewState): string | null {
+  if (view.state?.type !== 'assessment' || selectFinished(view) || view.pendingWidget !== null) return null;
+  const last = view.messages.at(-1);
+  if (last?.role !== 'learner' || !last.widgetAnswer || !('code' in last.widgetAnswer.response)) return null;
+  return last.createdAt;
+}
+
 /** The running assessment's progress (item, section, deadline), or null for other sessions. */
 export function selectAssessmentProgress(view: SessionViewState): AssessmentProgress | null {
   return view.state?.type === 'assessment' ? (view.state.assessment ?? null) : null;

@@ -134,7 +134,17 @@ export const assessmentResults: AssessmentResults = {
       credit: 0.5,
       timeSeconds: 95.4,
       difficulty: 0.2,
-      tests: { passed: 2, total: 4, note: 'AssertionError on "aaa"' },
+      tests: {
+        passed: 2,
+        total: 4,
+        note: 'AssertionError on "aaa"',
+        cases: [
+          { input: "count('', 'a')", expected: '0', actual: '0', passed: true, example: true },
+          { input: "count('banana', 'a')", expected: '3', actual: '0', passed: false, example: true },
+          { input: "count('Aardvark', 'a')", expected: '2', actual: '0', passed: false, example: false },
+          { input: "count('xyz', 'a')", expected: '0', actual: '0', passed: true, example: false },
+        ],
+      },
     },
     {
       position: 1,

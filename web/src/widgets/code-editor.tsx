@@ -1,11 +1,14 @@
-import { Limits, type CodeLanguage } from '@tutorloop/shared';
-import { lazy, Suspense, useId, useRef, type ComponentType, type FormEvent } from 'react';
+import { Limits, type CodeExample, type CodeLanguage, type RunExamplesResponse } from '@tutorloop/shared';
+import { lazy, Suspense, useContext, useEffect, useId, useRef, useState, type ComponentType, type FormEvent } from 'react';
 import { SubmitButton } from './submit-button';
 import { LoadBoundary } from '../components/load-boundary';
 import { Markdown } from '../components/markdown';
 import { useDraft } from '../hooks/use-draft';
+import { useNow } from '../hooks/use-now';
 import { languageNames, loadLanguage } from './code-languages';
 import type { CodeMirrorEditorProps } from './code-mirror-editor';
+import { TestCaseRow } from '../components/test-case-row';
+import { formatElapsed, RunExamplesContext, runSummary } from './run-examples';
 import type { WidgetAnswerProps, WidgetInputProps } from './widget-types';
 
 type EditorProps = Omit<CodeMirrorEditorProps, 'language' | 'indentSize'>;
@@ -56,17 +59,55 @@ function FallbackEditor({ value, onChange, label, describedBy, maxLength, autoFo
   );
 }
 
-/** Code to run against tests on the server, in CodeMirror 6 (lazy-loaded). */
+/** A "Run examples" run: none yet, in flight (since when), or its answer for the code it ran. */
+type RunState =
+  | { phase: 'idle' }
+  | { phase: 'running'; startedAt: number }
+  | { phase: 'done'; response: RunExamplesResponse; code: string; tookMs: number }
+  | { phase: 'failed'; message: string; code: string };
+
+/**
+ * Code to run against tests on the server, in CodeMirror 6 (lazy-loaded). Like an IDE (issue
+ * 25): an item the server generated lists its visible examples, and "Run examples" runs the code
+ * on them — not an answer, nothing is stored — with the elapsed time while it runs (the first
+ * Python run starts the interpreter) and each example's expected and actual output after.
+ */
 export function CodeEditor({ widget, disabled, autoFocus, onSubmit }: WidgetInputProps<'code_editor'>) {
-  const { prompt, language, starterCode } = widget.props;
+  const { prompt, language, starterCode, examples } = widget.props;
   // Kept per session until submitted, so a reload or a crashed tab loses nothing (issue 18).
   const [code, setCode] = useDraft(`widget.${widget.widgetId}`, starterCode ?? '');
   // The plain editor had the focus when CodeMirror replaced it: CodeMirror takes it over.
   const fallbackFocused = useRef(false);
   const promptId = useId();
   const hintId = useId();
+  const examplesId = useId();
+  const runExamples = useContext(RunExamplesContext);
+  const canRunExamples = runExamples !== null && (examples?.length ?? 0) > 0;
+  const [run, setRun] = useState<RunState>({ phase: 'idle' });
+  const running = run.phase === 'running';
+  const now = useNow(100, running);
+  // An answer that comes back after the widget left (answered, or the session ended) is dropped.
+  const mounted = useRef(true);
+  useEffect(() => {
+    mounted.current = true;
+    return () => {
+      mounted.current = false;
+    };
+  }, []);
   const canSubmit = !disabled && code.trim().length > 0;
   const Editor = editors[language];
+
+  async function handleRunExamples() {
+    if (!runExamples || running || disabled || code.trim().length === 0) return;
+    const ran = code;
+    const startedAt = Date.now();
+    setRun({ phase: 'running', startedAt });
+    const result = await runExamples(widget.widgetId, { code: ran, language });
+    if (!mounted.current) return;
+    // The time the learner waited (queue and network included), not only the sandbox's.
+    const tookMs = Date.now() - startedAt;
+    setRun(result.ok ? { phase: 'done', response: result.value, code: ran, tookMs } : { phase: 'failed', message: result.error.message, code: ran });
+  }
 
   function submit() {
     if (!canSubmit) return;
@@ -97,6 +138,7 @@ export function CodeEditor({ widget, disabled, autoFocus, onSubmit }: WidgetInpu
       <div id={promptId} className="widget-prompt">
         <Markdown text={prompt} />
       </div>
+      {examples && examples.length > 0 ? <ExampleList id={examplesId} examples={examples} /> : null}
       <div className="code-label-row">
         <span className="field-label" aria-hidden="true">
           Code
@@ -113,14 +155,101 @@ export function CodeEditor({ widget, disabled, autoFocus, onSubmit }: WidgetInpu
         </LoadBoundary>
       </div>
       <p id={hintId} className="field-hint">
-        Tab indents; press Esc then Tab to leave the editor. {isMac ? '⌘' : 'Ctrl'}+Enter runs and submits.
+        Tab indents; press Esc then Tab to leave the editor. {isMac ? '⌘' : 'Ctrl'}+Enter submits.
+        {canRunExamples ? ' Run examples tries your code on the examples without submitting it.' : ''}
       </p>
       <div className="widget-actions">
+        {canRunExamples ? (
+          <button
+            type="button"
+            className="button run-examples-button"
+            data-testid="run-examples"
+            onClick={() => void handleRunExamples()}
+            disabled={disabled || running || code.trim().length === 0}
+            aria-busy={running}
+            aria-describedby={examplesId}
+          >
+            {running ? (
+              <>
+                <span className="run-spinner" aria-hidden="true" />
+                Running… <span className="run-elapsed" data-testid="run-elapsed">{formatElapsed(now.getTime() - run.startedAt)}</span>
+              </>
+            ) : (
+              'Run examples'
+            )}
+          </button>
+        ) : null}
         <SubmitButton disabled={disabled} missing={code.trim().length === 0 ? 'Write some code to submit.' : null}>
-          Run &amp; submit
+          Submit
         </SubmitButton>
       </div>
+      {canRunExamples ? <RunOutcome run={run} stale={run.phase !== 'idle' && run.phase !== 'running' && run.code !== code} /> : null}
     </form>
+  );
+}
+
+/** The item's visible examples, shown with the task: each call and what it must return. */
+function ExampleList({ id, examples }: { id: string; examples: CodeExample[] }) {
+  return (
+    <div className="code-examples" data-testid="code-examples">
+      <p id={id} className="code-examples-title">
+        Examples
+      </p>
+      <ul>
+        {examples.map((example) => (
+          <li key={example.input}>
+            <code>{example.input}</code> <span className="muted">returns</span> <code>{example.expected}</code>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+/**
+ * What the last run said: one line announced politely (how many examples pass, or why none
+ * ran), then each example's expected and actual output and what the code printed.
+ */
+function RunOutcome({ run, stale }: { run: RunState; stale: boolean }) {
+  const summary =
+    run.phase === 'running'
+      ? 'Running your code on the examples…'
+      : run.phase === 'failed'
+        ? run.message
+        : run.phase === 'done'
+          ? runSummary(run.response)
+          : '';
+  const outcome = run.phase === 'done' ? (run.response.passed === run.response.total ? 'run-pass' : 'run-fail') : run.phase === 'failed' ? 'run-fail' : 'run-pending';
+  return (
+    <div className="run-outcome" data-testid="run-status">
+      <p className={`run-summary ${outcome}`} role="status" aria-live="polite" data-testid="run-summary">
+        {summary}
+        {run.phase === 'done' ? <span className="muted small"> Not submitted · took {formatElapsed(run.tookMs)}</span> : null}
+      </p>
+      {run.phase === 'done' ? (
+        <>
+          {stale ? <p className="muted small">You changed your code since this run.</p> : null}
+          {run.response.error && run.response.examples.every((example) => example.actual === null) ? (
+            <pre className="code-block run-error">
+              <code>{run.response.error.message}</code>
+            </pre>
+          ) : null}
+          <ol className="test-cases" data-testid="run-results" aria-label="Examples run">
+            {run.response.examples.map((example) => (
+              <TestCaseRow key={example.input} testCase={example} />
+            ))}
+          </ol>
+          {run.response.output ? (
+            <details className="run-output">
+              <summary>Printed output</summary>
+              <pre className="code-block">
+                <code>{run.response.output}</code>
+              </pre>
+            </details>
+          ) : null}
+        </>
+      ) : null}
+    </div>
   );
 }
 

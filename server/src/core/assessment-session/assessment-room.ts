@@ -217,6 +217,8 @@ export class AssessmentRoom extends RoomBase {
       return { session, pendingAction };
     });
     this.noteCommit();
+    // The learner will run or submit code soon: start the sandbox now rather than on their click.
+    if (item.kind === 'code') this.deps.codeRunner.warm?.().catch((error: unknown) => this.deps.logger.warn({ err: error }, 'could not warm the sandbox'));
     const items = [...assessmentOf(snapshot).items, stored];
     this.broadcast({ type: 'typing', payload: {} });
     this.broadcast({ type: 'assistant', payload: { messageId, message: framing } });
@@ -307,6 +309,7 @@ export class AssessmentRoom extends RoomBase {
         testsPassed: result.testsPassed,
         testsTotal: result.testsTotal,
         note: result.note,
+        ...(result.outcomes ? { testOutcomes: result.outcomes } : {}),
         // Timed to when the learner answered, not to when scoring finished.
         responseSeconds: Math.max(0, (answeredAt.getTime() - stored.presentedAt.getTime()) / 1000),
         answeredAt,

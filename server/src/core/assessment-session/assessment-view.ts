@@ -4,7 +4,7 @@
  * once it is over.
  */
 import type { AssessmentItemReview, AssessmentProgress, AssessmentResults, SessionSummary, Widget } from '@tutorloop/shared';
-import { estimateAbilities, toResponseRecord, type AbilityReport, type AssessmentBlueprint, type Catalog, type GeneratedItem, type ResponseRecord } from '../assessment';
+import { codeExamples, estimateAbilities, testCases, toResponseRecord, type AbilityReport, type AssessmentBlueprint, type Catalog, type GeneratedItem, type ResponseRecord } from '../assessment';
 import type { StoredItem, StoredResponse } from '../storage/assessments';
 import type { SessionSnapshot } from '../storage/session-snapshot';
 import { typeStateOf } from '../storage/session-type-state';
@@ -14,7 +14,8 @@ import { deadlineOf, type AssessmentConfig } from './assessment-config';
 export function widgetForItem(item: GeneratedItem, position: number, totalItems: number): Omit<Widget, 'widgetId'> {
   const context = `Item ${position} of ${totalItems}`;
   if (item.kind === 'code' && item.code) {
-    return { kind: 'code_editor', props: { prompt: item.stem, language: item.code.language, starterCode: item.code.starterCode } };
+    const examples = codeExamples(item.code);
+    return { kind: 'code_editor', props: { prompt: item.stem, language: item.code.language, starterCode: item.code.starterCode, ...(examples.length > 0 ? { examples } : {}) } };
   }
   return { kind: 'multiple_choice', props: { prompt: item.stem, options: [...(item.options ?? [])], context } };
 }
@@ -79,6 +80,8 @@ export function buildResults(
               passed: response?.testsPassed ?? 0,
               total: response?.testsTotal ?? item.code?.tests.length ?? 0,
               ...(response?.note ? { note: response.note } : {}),
+              // The assessment is over: every test is shown, hidden ones included (issue 25 item 2).
+              ...(item.code && (response === undefined || response.testOutcomes) ? { cases: testCases(item.code.functionName, item.code.tests, response?.testOutcomes ?? null) } : {}),
             },
           }
         : {}),

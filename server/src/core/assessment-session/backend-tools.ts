@@ -7,7 +7,7 @@
  * the end). Anything a model is ever given goes through `forModel`.
  */
 import type { SessionType } from '@tutorloop/shared';
-import type { GeneratedItem } from '../assessment';
+import type { GeneratedItem, TestOutcomeRecord } from '../assessment';
 
 export interface BackendToolContext {
   sessionId: string;
@@ -67,6 +67,8 @@ export interface EvaluateResult {
   testsPassed: number | null;
   testsTotal: number | null;
   note: string | null;
+  /** Code: each test's outcome (kept for the results; never given to a model). */
+  outcomes?: TestOutcomeRecord[];
 }
 
 export interface CompleteResult {

@@ -35,13 +35,37 @@ export const Presentation = z.discriminatedUnion('itemType', [
     itemType: z.literal('multiple_choice'),
     /** Options shown, the answer included (2–6, as `present_choices` allows). */
     optionCount: z.number().int().min(2).max(6),
-    /** Strategy names, in order of preference. */
+    /** Strategy names, in order of preference. Every distractor comes from one of them (no filler values). */
     distractorStrategies: z.array(nonEmpty).min(1),
+    /**
+     * The misconception behind each strategy, in plain words, keyed by strategy name: one for
+     * every strategy listed, so every wrong option shown stands for a named mistake.
+     */
+    misconceptions: z.record(z.string(), nonEmpty),
     stemTemplates,
   }),
   z.strictObject({ itemType: z.literal('code'), language: z.literal('python'), stemTemplates }),
 ]);
 export type Presentation = z.infer<typeof Presentation>;
+
+/**
+ * A plausible wrong solution of a code task (a mutant): wrong case handling, an off-by-one, a
+ * wrong boundary, an argument ignored, a constant returned… Every generated item's tests must
+ * make each mutant of its case fail at least one test while the reference passes them all; the
+ * generator builds discriminating inputs for that, and a property test runs the mutants in the
+ * sandbox over hundreds of seeds (server/test/assessment-mutants.test.ts). Never run by the server.
+ */
+export const Mutant = z.strictObject({
+  /** Unique within its case, lower-case words joined by underscores. */
+  name: z.string().regex(/^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$/, 'use lower-case words joined by underscores, e.g. lowercase_only'),
+  /** The generator case (task) whose function it implements. */
+  case: nonEmpty,
+  /** The mistake it stands for, in plain words. */
+  misconception: nonEmpty,
+  /** The wrong solution, as a learner would write it: it must define the case's function. */
+  code: nonEmpty,
+});
+export type Mutant = z.infer<typeof Mutant>;
 
 export const Evaluation = z.discriminatedUnion('method', [
   z.strictObject({ method: z.literal('exact_match') }),
@@ -50,6 +74,8 @@ export const Evaluation = z.discriminatedUnion('method', [
     /** Credit = share of tests passed when true; all-or-nothing otherwise. */
     partialCredit: z.boolean(),
     timeoutSeconds: z.number().positive().max(60),
+    /** Wrong solutions the tests must reject: at least one for every case the skill uses (checked at load). */
+    mutants: z.array(Mutant).min(1),
   }),
 ]);
 export type Evaluation = z.infer<typeof Evaluation>;

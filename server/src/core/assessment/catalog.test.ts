@@ -23,7 +23,8 @@ function additionSkill(): Record<string, any> {
     presentation: {
       itemType: 'multiple_choice',
       optionCount: 4,
-      distractorStrategies: ['forgot_carry', 'off_by_ten'],
+      distractorStrategies: ['forgot_carry', 'off_by_ten', 'off_by_one'],
+      misconceptions: { forgot_carry: 'Forgets to carry the ten.', off_by_ten: 'A place-value slip.', off_by_one: 'A counting slip.' },
       stemTemplates: ['What is {a} + {b}?'],
     },
     evaluation: { method: 'exact_match' },
@@ -145,9 +146,40 @@ describe('skill blueprint validation', () => {
   });
 
   it('rejects an unknown distractor strategy, naming its index', () => {
-    expect(problemsOf(skillWith((skill) => skill.presentation.distractorStrategies.push('magic')))).toEqual([
-      'server/blueprints/skills/add.json: presentation.distractorStrategies[2]: unknown distractor strategy "magic" for generator "addition-2digit" (known: forgot_carry, column_concat, off_by_one, off_by_ten, digit_swap, wrong_operation)',
+    expect(
+      problemsOf(
+        skillWith((skill) => {
+          skill.presentation.distractorStrategies.push('magic');
+          skill.presentation.misconceptions.magic = 'Believes in magic.';
+        }),
+      ),
+    ).toEqual([
+      'server/blueprints/skills/add.json: presentation.distractorStrategies[3]: unknown distractor strategy "magic" for generator "addition-2digit" (known: forgot_carry, column_concat, off_by_one, off_by_ten, digit_swap, wrong_operation)',
     ]);
+  });
+
+  // Issue 25 item 1: every wrong option stands for a named misconception.
+  it('needs a misconception for every distractor strategy, and none for a strategy not listed', () => {
+    expect(problemsOf(skillWith((skill) => delete skill.presentation.misconceptions.off_by_ten))).toEqual([
+      'server/blueprints/skills/add.json: presentation.misconceptions: no misconception named for distractor strategy "off_by_ten": every wrong option must stand for a named mistake',
+    ]);
+    expect(problemsOf(skillWith((skill) => (skill.presentation.misconceptions.digit_swap = 'Swaps digits.')))).toEqual([
+      'server/blueprints/skills/add.json: presentation.misconceptions.digit_swap: describes strategy "digit_swap", which distractorStrategies does not list',
+    ]);
+    expect(problemsOf(skillWith((skill) => (skill.presentation.misconceptions.off_by_one = '  ')))).toEqual([
+      'server/blueprints/skills/add.json: presentation.misconceptions.off_by_one: Too small: expected string to have >=1 characters',
+    ]);
+  });
+
+  it('refuses strategies that cannot give enough distinct wrong options, rather than filling in values no misconception explains', () => {
+    const problems = problemsOf(
+      skillWith((skill) => {
+        skill.presentation.distractorStrategies = ['off_by_one'];
+        skill.presentation.misconceptions = { off_by_one: 'A counting slip.' };
+      }),
+    );
+    expect(problems).toHaveLength(3);
+    for (const problem of problems) expect(problem).toMatch(/add\.json: generator\.constraints: cannot generate case "\w+": .*too few distinct distractors from the named misconceptions/);
   });
 
   it('rejects unknown cases, features and stem placeholders', () => {
@@ -183,7 +215,8 @@ describe('skill blueprint validation', () => {
     const problems = problemsOf(
       skillWith((skill) => {
         skill.difficultyFactors.cases.single_carry.weight = 0.1;
-        skill.evaluation = { method: 'test_execution', partialCredit: true, timeoutSeconds: 5 };
+        const mutants = ['no_carry', 'single_carry', 'double_carry'].map((caseName) => ({ name: 'subtracts', case: caseName, misconception: 'Subtracts.', code: 'def add(a, b):\n    return a - b\n' }));
+        skill.evaluation = { method: 'test_execution', partialCredit: true, timeoutSeconds: 5, mutants };
       }),
     );
     expect(problems).toEqual([
@@ -202,6 +235,59 @@ describe('skill blueprint validation', () => {
     expect(problems).toEqual([
       expect.stringMatching(/^skills\/broken\.json: \(root\): invalid JSON: /),
       'server/blueprints/skills/add.json: domain: Invalid input: expected string, received undefined',
+    ]);
+  });
+});
+
+describe('code skill validation: mutants (issue 25 item 1)', () => {
+  const path = 'server/blueprints/skills/python-string-count.json';
+  /** The shipped code skill, as an object a test breaks one field at a time. */
+  function codeSkill(change: (skill: Record<string, any>) => void): BlueprintSource[] {
+    const skill = structuredClone(shippedCatalog().getSkill('PROG.PYTHON.STRING.COUNT')!.blueprint) as Record<string, any>;
+    change(skill);
+    return [skillFile(skill, path)];
+  }
+  const countVowelsMutant = { name: 'lowercase_only', case: 'count_vowels', misconception: 'Counts only lower-case vowels.', code: "def count_vowels(s: str) -> int:\n    return sum(1 for c in s if c in 'aeiou')\n" };
+
+  it('accepts the shipped code skill', () => {
+    expect(problemsOf(codeSkill(() => {}))).toEqual([]);
+  });
+
+  it('needs at least one mutant for every case the skill uses', () => {
+    expect(problemsOf(codeSkill((skill) => (skill.evaluation.mutants = [countVowelsMutant])))).toEqual([
+      `${path}: evaluation.mutants: no mutant for case "count_chars": name at least one plausible wrong solution the tests must reject`,
+      `${path}: evaluation.mutants: no mutant for case "count_char": name at least one plausible wrong solution the tests must reject`,
+    ]);
+    expect(problemsOf(codeSkill((skill) => delete skill.evaluation.mutants))).toEqual([`${path}: evaluation.mutants: Invalid input: expected array, received undefined`]);
+  });
+
+  it('rejects a mutant of an unknown case, a duplicate name, a badly formed name', () => {
+    const problems = problemsOf(
+      codeSkill((skill) => {
+        skill.evaluation.mutants.push({ ...countVowelsMutant, case: 'count_words' });
+        skill.evaluation.mutants.push(countVowelsMutant);
+      }),
+    );
+    const count = 19; // the shipped mutants come first
+    expect(problems).toEqual([
+      `${path}: evaluation.mutants[${count}].case: unknown case "count_words" (the skill uses: count_chars, count_char, count_vowels)`,
+      `${path}: evaluation.mutants[${count + 1}].name: duplicate mutant "lowercase_only" for case "count_vowels"`,
+    ]);
+    expect(problemsOf(codeSkill((skill) => (skill.evaluation.mutants[0].name = 'Lower Case')))).toEqual([
+      `${path}: evaluation.mutants[0].name: use lower-case words joined by underscores, e.g. lowercase_only`,
+    ]);
+  });
+
+  it('rejects mutant code that does not define the case’s function, or is the reference itself', () => {
+    const problems = problemsOf(
+      codeSkill((skill) => {
+        skill.evaluation.mutants[0].code = 'def count(s):\n    return 0\n';
+        skill.evaluation.mutants[1].code = 'def count_chars(s: str) -> int:\n\n    return len(s)   \n';
+      }),
+    );
+    expect(problems).toEqual([
+      `${path}: evaluation.mutants[0].code: does not define count_chars(…), the function of case "count_chars"`,
+      `${path}: evaluation.mutants[1].code: is the reference solution itself`,
     ]);
   });
 });

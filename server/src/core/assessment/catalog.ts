@@ -9,12 +9,12 @@ import { join, relative, isAbsolute } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BlueprintSummary } from '@tutorloop/shared';
 import type { z } from 'zod';
-import type { DifficultyLevel } from './blueprint-schema';
+import type { DifficultyLevel, Mutant } from './blueprint-schema';
 import { AssessmentBlueprint, SkillBlueprint, difficultyLevels } from './blueprint-schema';
 import { casesAtLevel, levelOrderProblems } from './difficulty';
 import type { BoundGenerator, Generator } from './generator';
 import { generatorRegistry } from './generators/registry';
-import { buildItem } from './item-builder';
+import { generateItem, type GeneratedItem } from './item-builder';
 import { createRandom } from './random';
 import { placeholdersIn } from './template';
 
@@ -181,8 +181,17 @@ function checkSkill(blueprint: SkillBlueprint, report: Report): BoundGenerator |
       if (!generator.distractorStrategies.includes(strategy)) {
         fail(['presentation', 'distractorStrategies', index], unknownName('distractor strategy', strategy, generator, generator.distractorStrategies));
       }
+      if (presentation.misconceptions[strategy] === undefined) {
+        fail(['presentation', 'misconceptions'], `no misconception named for distractor strategy "${strategy}": every wrong option must stand for a named mistake`);
+      }
     });
+    for (const strategy of Object.keys(presentation.misconceptions)) {
+      if (!presentation.distractorStrategies.includes(strategy)) {
+        fail(['presentation', 'misconceptions', strategy], `describes strategy "${strategy}", which distractorStrategies does not list`);
+      }
+    }
   }
+  if (evaluation.method === 'test_execution') checkMutantNames(evaluation.mutants, Object.keys(difficultyFactors.cases), fail);
   presentation.stemTemplates.forEach((template, index) => {
     for (const placeholder of placeholdersIn(template)) {
       if (!generator.placeholders.includes(placeholder)) {
@@ -194,14 +203,53 @@ function checkSkill(blueprint: SkillBlueprint, report: Report): BoundGenerator |
 
   // A trial item per case: constraints that exclude a case fail here, at load, not mid-session.
   for (const caseName of Object.keys(difficultyFactors.cases)) {
+    let item: GeneratedItem;
     try {
-      const random = createRandom(`catalog-check|${blueprint.id}|${caseName}`);
-      buildItem({ blueprint, generator: bound.value }, 'catalog-check', bound.value.generate(caseName, random), random);
+      item = generateItem({ blueprint, generator: bound.value }, { sectionId: 'catalog-check', caseName }, createRandom(`catalog-check|${blueprint.id}|${caseName}`));
     } catch (error) {
       fail(['generator', 'constraints'], `cannot generate case "${caseName}": ${error instanceof Error ? error.message : String(error)}`);
+      continue;
     }
+    if (evaluation.method === 'test_execution' && item.code) checkMutantCode(evaluation.mutants, caseName, item.code.functionName, item.correctAnswer, fail);
   }
   return valid ? bound.value : undefined;
+}
+
+/** Mutants name a case the skill uses, each used case has at least one, names are unique per case. */
+function checkMutantNames(mutants: readonly Mutant[], cases: readonly string[], fail: Report): void {
+  const seen = new Set<string>();
+  mutants.forEach((mutant, index) => {
+    if (!cases.includes(mutant.case)) fail(['evaluation', 'mutants', index, 'case'], `unknown case "${mutant.case}" (the skill uses: ${cases.join(', ')})`);
+    const key = `${mutant.case}/${mutant.name}`;
+    if (seen.has(key)) fail(['evaluation', 'mutants', index, 'name'], `duplicate mutant "${mutant.name}" for case "${mutant.case}"`);
+    seen.add(key);
+  });
+  for (const caseName of cases) {
+    if (!mutants.some((mutant) => mutant.case === caseName)) {
+      fail(['evaluation', 'mutants'], `no mutant for case "${caseName}": name at least one plausible wrong solution the tests must reject`);
+    }
+  }
+}
+
+/**
+ * A mutant must define the function the case asks for (else it would fail every test for a
+ * reason no learner has) and must differ from the reference. Checked as text: nothing from a
+ * blueprint file is run by the server.
+ */
+function checkMutantCode(mutants: readonly Mutant[], caseName: string, functionName: string, reference: string, fail: Report): void {
+  const normalized = (code: string) =>
+    code
+      .split('\n')
+      .map((line) => line.trimEnd())
+      .filter((line) => line.trim() !== '')
+      .join('\n');
+  mutants.forEach((mutant, index) => {
+    if (mutant.case !== caseName) return;
+    if (!mutant.code.split('\n').some((line) => line.startsWith(`def ${functionName}(`))) {
+      fail(['evaluation', 'mutants', index, 'code'], `does not define ${functionName}(…), the function of case "${caseName}"`);
+    }
+    if (normalized(mutant.code) === normalized(reference)) fail(['evaluation', 'mutants', index, 'code'], 'is the reference solution itself');
+  });
 }
 
 function checkAssessment(blueprint: AssessmentBlueprint, skills: ReadonlyMap<string, LoadedSkill>, report: Report): void {

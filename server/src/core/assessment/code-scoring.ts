@@ -5,6 +5,7 @@
  */
 import type { CodeItemTask } from './item-builder';
 import { creditFromTests } from './scoring';
+import { toOutcomeRecords, type RawTestOutcome, type TestOutcomeRecord } from './test-cases';
 
 /** A scored code answer: the credit and what the tests said. */
 export interface CodeScore {
@@ -12,6 +13,8 @@ export interface CodeScore {
   testsPassed: number | null;
   testsTotal: number | null;
   note: string | null;
+  /** Each test's outcome, in the order of the item's tests (the results show them once the assessment is over). */
+  outcomes?: TestOutcomeRecord[];
 }
 
 /** Runs learner code against tests (the sandbox adapter implements it). */
@@ -26,7 +29,12 @@ export interface CodeRunner {
       owner?: string;
     },
     signal?: AbortSignal,
-  ): Promise<{ passed: number; total: number; error?: { kind: string; message: string } }>;
+  ): Promise<{ passed: number; total: number; error?: { kind: string; message: string }; outcomes?: RawTestOutcome[]; output?: string; durationMs?: number }>;
+  /**
+   * Starts the interpreters ahead of the first run (Pyodide's cold start takes seconds): called
+   * when a code item is presented, so the learner's first run or answer does not pay for it.
+   */
+  warm?(): Promise<void>;
 }
 
 /** While the learner already has runs queued (`busy`), how long to wait before asking again, and how often. */
@@ -44,7 +52,8 @@ export async function scoreCode(
   answer: { code: string; owner?: string },
   signal?: AbortSignal,
 ): Promise<CodeScore> {
-  const request = { language: task.language, code: answer.code, functionName: task.functionName, tests: task.tests, ...(answer.owner ? { owner: answer.owner } : {}) };
+  const tests = task.tests.map(({ args, expected }) => ({ args, expected }));
+  const request = { language: task.language, code: answer.code, functionName: task.functionName, tests, ...(answer.owner ? { owner: answer.owner } : {}) };
   let run = await runner.run(request, signal);
   for (let attempt = 0; run.error?.kind === 'busy' && attempt < busyRetries; attempt += 1) {
     await waitFor(busyRetryMs, signal);
@@ -56,6 +65,7 @@ export async function scoreCode(
     testsPassed: run.passed,
     testsTotal: run.total,
     note: run.error ? `${run.error.kind}: ${run.error.message}`.slice(0, 300) : null,
+    ...(run.outcomes && run.outcomes.length === task.tests.length ? { outcomes: toOutcomeRecords(run.outcomes) } : {}),
   };
 }
 

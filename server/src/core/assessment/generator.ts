@@ -10,12 +10,20 @@ import type { Random } from './random';
 
 export type ItemKind = 'multiple_choice' | 'code';
 
+/** One test of a code task: the function is called with `args` and must return `expected`. */
+export interface CodeTaskTest {
+  args: unknown[];
+  expected: unknown;
+  /** A visible example: shown with the item, and what "Run examples" runs. The rest stay hidden until the end. */
+  visible?: boolean;
+}
+
 /** A Python function task, scored by running `tests` in the sandbox. */
 export interface CodeTask {
   language: 'python';
   functionName: string;
   starterCode: string;
-  tests: Array<{ args: unknown[]; expected: unknown }>;
+  tests: CodeTaskTest[];
 }
 
 interface ProblemBase {
@@ -34,10 +42,12 @@ interface ProblemBase {
 
 export interface ChoiceProblem extends ProblemBase {
   kind: 'multiple_choice';
-  /** Distractor candidates per strategy name (may include the answer or repeats: filtered later). */
+  /**
+   * Distractor candidates per strategy name (may include the answer or repeats: filtered later).
+   * These are the only source of wrong options: a problem whose strategies give too few distinct
+   * ones is drawn again (item-builder.ts), never filled with values no misconception explains.
+   */
   distractors: Record<string, readonly string[]>;
-  /** Plausible fill-in values, closest first, for when the strategies give too few distinct options. */
-  nearby: readonly string[];
 }
 
 export interface CodeProblem extends ProblemBase {
@@ -92,7 +102,6 @@ interface GeneratorSpecBase<C, P, Case extends string, Feature extends string, P
 export interface ChoiceGeneratorSpec<C, P, Case extends string, Feature extends string, Placeholder extends string, Strategy extends string>
   extends GeneratorSpecBase<C, P, Case, Feature, Placeholder> {
   distractors: Record<Strategy, (params: P) => string[]>;
-  nearby(params: P): string[];
 }
 
 export interface CodeGeneratorSpec<C, P, Case extends string, Feature extends string, Placeholder extends string>
@@ -131,7 +140,6 @@ export function defineChoiceGenerator<
               params,
               ...spec.describe(params, constraints),
               distractors,
-              nearby: spec.nearby(params),
             };
           },
         },

@@ -54,24 +54,27 @@ describe('generateItem', () => {
       domain: 'Programming > Python > Writing code',
       sectionId: 'writing',
       kind: 'code',
-      stem: "Implement count_chars(s: str) -> int: it returns the number of characters in the string s. For example, count_chars('moon') returns 4.",
+      stem: "Write a Python function count_chars(s: str) -> int that returns the number of characters in the string s. For example, count_chars('moon') returns 4.",
       correctAnswer: 'def count_chars(s: str) -> int:\n    return len(s)\n',
       difficulty: -0.5,
       level: 'easy',
-      params: { case: 'count_chars', task: 'count_chars', inputs: [[''], ['moon'], ['Umbrella mirror'], ['ελληνικά'], ['カタカナ💡🎉'], ['🍕😀'], ['señor']] },
+      params: { case: 'count_chars', task: 'count_chars', inputs: [['moon'], ['Umbrella mirror'], [''], ['ελληνικά'], ['カタカナ💡🎉'], ['🍕😀'], ['señor'], ['안녕'], ['garden']] },
       fingerprint: expect.stringMatching(/^PROG\.PYTHON\.STRING\.COUNT\|count_chars:/),
       code: {
         language: 'python',
         functionName: 'count_chars',
         starterCode: 'def count_chars(s: str) -> int:\n    # Your code here\n    pass\n',
+        // The first two are the visible examples (the stem quotes the first).
         tests: [
+          { args: ['moon'], expected: 4, visible: true },
+          { args: ['Umbrella mirror'], expected: 15, visible: true },
           { args: [''], expected: 0 },
-          { args: ['moon'], expected: 4 },
-          { args: ['Umbrella mirror'], expected: 15 },
           { args: ['ελληνικά'], expected: 8 },
           { args: ['カタカナ💡🎉'], expected: 6 },
           { args: ['🍕😀'], expected: 2 },
           { args: ['señor'], expected: 5 },
+          { args: ['안녕'], expected: 2 },
+          { args: ['garden'], expected: 6 },
         ],
         timeoutSeconds: 5,
         partialCredit: true,
@@ -89,11 +92,22 @@ describe('generateItem', () => {
     }
   });
 
-  it('fills up with nearby values when the strategies give too few distinct options', () => {
-    const skill = variantOfAddition({ strategies: ['off_by_one'], optionCount: 6 });
-    const item = generateItem(skill, { sectionId: 'addition', caseName: 'no_carry' }, createRandom('fill'));
-    expect(new Set(item.options).size).toBe(6);
-    expect(item.options?.[item.correctIndex ?? -1]).toBe(item.correctAnswer);
+  // Issue 25 item 1: a wrong option always stands for a named misconception — never a filler value.
+  it('draws another problem when its strategies give too few distinct options, and fails loudly when none can', () => {
+    // forgot_carry gives nothing without a carry, off_by_one two values: three options need a
+    // carry (the ones sum ≥ 10), so every item drawn has one.
+    const carrying = variantOfAddition({ strategies: ['forgot_carry', 'off_by_one'], optionCount: 4 });
+    for (let seed = 0; seed < 50; seed++) {
+      const item = generateItem(carrying, { sectionId: 'addition', caseName: 'single_carry' }, createRandom(seed));
+      const [a, b] = [Number(item.params['a']), Number(item.params['b'])];
+      const answer = a + b;
+      expect((a % 10) + (b % 10), JSON.stringify(item.params)).toBeGreaterThanOrEqual(10);
+      expect([...(item.options ?? [])].sort()).toEqual([String(answer - 10), String(answer - 1), String(answer), String(answer + 1)].sort());
+    }
+    const impossible = variantOfAddition({ strategies: ['off_by_one'], optionCount: 6 });
+    expect(() => generateItem(impossible, { sectionId: 'addition', caseName: 'no_carry' }, createRandom('fill'))).toThrow(
+      /no unused item of case "no_carry" in 500 draws \(500 had too few distinct distractors from the named misconceptions\)/,
+    );
   });
 
   it('skips fingerprints in the exclusion set', () => {

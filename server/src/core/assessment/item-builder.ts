@@ -1,7 +1,7 @@
 /**
  * From a generated problem to a presentable item: the stem from a template, the options
- * (answer + distractors by the skill's strategies, filled with nearby values, shuffled), the
- * computed difficulty and the fingerprint that keeps items unique within a session.
+ * (answer + distractors by the skill's strategies, each standing for a named misconception,
+ * shuffled), the computed difficulty and the fingerprint that keeps items unique within a session.
  */
 import type { DifficultyLevel, Presentation } from './blueprint-schema';
 import type { LoadedSkill } from './catalog';
@@ -68,11 +68,33 @@ export function generateItem(
   random: Random,
   exclude: ReadonlySet<string> = new Set(),
 ): GeneratedItem {
+  return generateItemWithProblem(skill, request, random, exclude).item;
+}
+
+/**
+ * `generateItem`, also returning the problem the item was built from (its distractor
+ * candidates per strategy): the property tests trace every option back to a misconception.
+ * A problem is drawn again when it collides with `exclude`, or when the skill's strategies give
+ * it fewer distinct distractors than the options need (rare: a few parameter sets per thousand).
+ */
+export function generateItemWithProblem(
+  skill: LoadedSkill,
+  request: { sectionId: string; caseName: string },
+  random: Random,
+  exclude: ReadonlySet<string> = new Set(),
+): { item: GeneratedItem; problem: Problem } {
+  let short = 0;
   for (let draw = 0; draw < maxDraws; draw++) {
     const problem = skill.generator.generate(request.caseName, random);
-    if (!exclude.has(fingerprintOf(skill.blueprint.id, problem))) return buildItem(skill, request.sectionId, problem, random);
+    if (exclude.has(fingerprintOf(skill.blueprint.id, problem))) continue;
+    if (problem.kind === 'multiple_choice' && misconceptionDistractors(problem, skill.blueprint.presentation).length < wantedDistractors(skill.blueprint.presentation)) {
+      short++;
+      continue;
+    }
+    return { item: buildItem(skill, request.sectionId, problem, random), problem };
   }
-  throw new GenerationError(`${skill.blueprint.id}: no unused item of case "${request.caseName}" in ${maxDraws} draws`);
+  const reason = short > 0 ? ` (${short} had too few distinct distractors from the named misconceptions)` : '';
+  throw new GenerationError(`${skill.blueprint.id}: no unused item of case "${request.caseName}" in ${maxDraws} draws${reason}`);
 }
 
 export function buildItem(skill: LoadedSkill, sectionId: string, problem: Problem, random: Random): GeneratedItem {
@@ -109,13 +131,27 @@ export function fingerprintOf(skillId: string, problem: Problem): string {
   return `${skillId}|${problem.contentKey}`;
 }
 
+function wantedDistractors(presentation: Presentation): number {
+  return presentation.itemType === 'multiple_choice' ? presentation.optionCount - 1 : 0;
+}
+
+/** Every distinct wrong option the skill's strategies give for the problem (the answer and empty values excluded). */
+function misconceptionDistractors(problem: ChoiceProblem, presentation: Presentation): string[] {
+  const strategies = presentation.itemType === 'multiple_choice' ? presentation.distractorStrategies : [];
+  const values = new Set<string>();
+  for (const strategy of strategies) for (const candidate of problem.distractors[strategy] ?? []) if (candidate !== '' && candidate !== problem.answer) values.add(candidate);
+  return [...values];
+}
+
 /**
  * Distractors are taken round-robin over the strategies in the blueprint's order (so every
  * strategy is represented before any gives a second candidate), each strategy's own
  * candidates in random order (so "answer ± 1" does not always put the answer in the middle).
+ * Only the strategies give options: each wrong option stands for a misconception the
+ * blueprint names.
  */
 function chooseOptions(problem: ChoiceProblem, presentation: Presentation, random: Random): { options: string[]; correctIndex: number } {
-  const wanted = presentation.itemType === 'multiple_choice' ? presentation.optionCount - 1 : 0;
+  const wanted = wantedDistractors(presentation);
   const strategies = presentation.itemType === 'multiple_choice' ? presentation.distractorStrategies : [];
   const taken = new Set([problem.answer]);
   const distractors: string[] = [];
@@ -127,9 +163,8 @@ function chooseOptions(problem: ChoiceProblem, presentation: Presentation, rando
   const lists = strategies.map((strategy) => shuffled(random, problem.distractors[strategy] ?? []));
   const rounds = Math.max(0, ...lists.map((list) => list.length));
   for (let round = 0; round < rounds; round++) for (const list of lists) take(list[round]);
-  for (const candidate of problem.nearby) take(candidate);
   if (distractors.length < wanted) {
-    throw new GenerationError(`only ${distractors.length} distinct distractors for ${problem.contentKey}, ${wanted} wanted`);
+    throw new GenerationError(`only ${distractors.length} distinct distractors from the named misconceptions for ${problem.contentKey}, ${wanted} wanted`);
   }
   const options = shuffled(random, [problem.answer, ...distractors]);
   return { options, correctIndex: options.indexOf(problem.answer) };

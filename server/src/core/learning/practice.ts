@@ -5,7 +5,7 @@
  * sandbox). Generation is seeded by session and position, so a restart yields the same item.
  */
 import type { Widget, WidgetAnswer } from '@tutorloop/shared';
-import { createRandom, generateItem, scoreChoice, scoreCode, type Catalog, type CodeRunner, type CodeScore, type GeneratedItem } from '../assessment';
+import { codeExamples, createRandom, generateItem, scoreChoice, scoreCode, type Catalog, type CodeRunner, type CodeScore, type GeneratedItem } from '../assessment';
 import { difficultyLevels, type DifficultyLevel } from '../assessment/blueprint-schema';
 import { supportsLevel } from '../assessment/catalog';
 import { casesAtLevel } from '../assessment/difficulty';
@@ -41,7 +41,9 @@ export function generatePracticeItem(
 /** The widget presenting an item: its stem and options or starter code, never its answer. */
 export function practiceWidget(item: GeneratedItem): Omit<Widget, 'widgetId'> {
   if (item.kind === 'code' && item.code) {
-    return { kind: 'code_editor', props: { prompt: item.stem, language: item.code.language, starterCode: item.code.starterCode } };
+    // The visible examples: the learner may run their code on them before answering (issue 25 item 2).
+    const examples = codeExamples(item.code);
+    return { kind: 'code_editor', props: { prompt: item.stem, language: item.code.language, starterCode: item.code.starterCode, ...(examples.length > 0 ? { examples } : {}) } };
   }
   return { kind: 'multiple_choice', props: { prompt: item.stem, options: [...(item.options ?? [])], context: 'Practice' } };
 }

@@ -6,6 +6,7 @@
 import type { AbilityEstimate } from '@tutorloop/shared';
 import type { AbilityReport } from '../assessment/abilities';
 import type { GeneratedItem } from '../assessment/item-builder';
+import type { TestOutcomeRecord } from '../assessment/test-cases';
 
 /** An item the server generated and presented, with what scores it. */
 export interface StoredItem {
@@ -26,6 +27,11 @@ export interface StoredResponse {
   testsPassed: number | null;
   testsTotal: number | null;
   note: string | null;
+  /**
+   * Code answers: each test's outcome, in the order of the item's tests (what the function
+   * returned, or why it did not). Absent for choices, and for answers scored before it was kept.
+   */
+  testOutcomes?: TestOutcomeRecord[];
   responseSeconds: number;
   answeredAt: Date;
 }

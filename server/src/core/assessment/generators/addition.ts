@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { defineChoiceGenerator, drawUntil } from '../generator';
 import { randomInt } from '../random';
-import { around, digitSwap, integerRange, nearbyIntegers, offByOne, offByTen, ones, show, tens } from './numeric';
+import { digitSwap, integerRange, offByOne, offByTen, ones, show, tens } from './numeric';
 
 const cases = ['no_carry', 'single_carry', 'double_carry'] as const;
 type AdditionCase = (typeof cases)[number];
@@ -52,5 +52,4 @@ export const additionGenerator = defineChoiceGenerator({
     digit_swap: ({ a, b }) => digitSwap(a + b),
     wrong_operation: ({ a, b }) => (a !== b ? [show(Math.abs(a - b))] : []),
   },
-  nearby: ({ a, b }) => [...nearbyIntegers(a + b), ...around(a + b, [20, 30])],
 });

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { defineChoiceGenerator, drawUntil } from '../generator';
 import { randomInt } from '../random';
-import { digitSwap, integerRange, nearbyIntegers, offByOne, offByTen, show } from './numeric';
+import { digitSwap, integerRange, offByOne, offByTen, show } from './numeric';
 
 const cases = ['times_table', 'no_regroup', 'regroup'] as const;
 
@@ -64,5 +64,4 @@ export const divisionGenerator = defineChoiceGenerator({
     digit_swap: ({ quotient }) => digitSwap(quotient),
     wrong_operation: ({ dividend, divisor }) => [show(dividend - divisor)],
   },
-  nearby: ({ quotient }) => nearbyIntegers(quotient),
 });

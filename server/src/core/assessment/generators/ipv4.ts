@@ -97,18 +97,6 @@ function maskErrors(apply: (address: number, prefix: number) => number) {
   };
 }
 
-/** Neighbouring subnets of the same size, nearest first. */
-function nearbySubnets(asked: number, prefix: number): string[] {
-  const block = 2 ** (32 - prefix);
-  const values: string[] = [];
-  for (let step = 1; step <= 4; step++) {
-    for (const candidate of [asked + step * block, asked - step * block]) {
-      if (candidate >= 0 && candidate <= 0xffffffff) values.push(toDotted(candidate));
-    }
-  }
-  return values;
-}
-
 function describeIpv4({ ip, prefix }: Ipv4Params, answer: number) {
   return {
     // A partial octet before the last also zeroes (or fills) every octet after it.
@@ -136,7 +124,6 @@ export const ipv4NetworkGenerator = defineChoiceGenerator({
     first_host: ({ ip, prefix }: Ipv4Params) => [toDotted(networkOf(fromDotted(ip), prefix) + 1)],
     ...maskErrors(networkOf),
   },
-  nearby: ({ ip, prefix }: Ipv4Params) => nearbySubnets(networkOf(fromDotted(ip), prefix), prefix),
 });
 
 export const ipv4BroadcastGenerator = defineChoiceGenerator({
@@ -146,7 +133,9 @@ export const ipv4BroadcastGenerator = defineChoiceGenerator({
   distractors: {
     network_address: ({ ip, prefix }: Ipv4Params) => [toDotted(networkOf(fromDotted(ip), prefix))],
     last_host: ({ ip, prefix }: Ipv4Params) => [toDotted(broadcastOf(fromDotted(ip), prefix) - 1)],
+    // One past the block: the next subnet's network address taken for this one's broadcast.
+    // Host addresses stay below 224.0.0.0, so the sum never leaves the 32-bit range.
+    next_network: ({ ip, prefix }: Ipv4Params) => [toDotted(broadcastOf(fromDotted(ip), prefix) + 1)],
     ...maskErrors(broadcastOf),
   },
-  nearby: ({ ip, prefix }: Ipv4Params) => nearbySubnets(broadcastOf(fromDotted(ip), prefix), prefix),
 });

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { defineChoiceGenerator, GenerationError } from '../generator';
 import { randomInt } from '../random';
-import { digitSwap, integerRange, nearbyIntegers, offByOne, offByTen, ones, show, tens } from './numeric';
+import { digitSwap, integerRange, offByOne, offByTen, ones, show, tens } from './numeric';
 
 const cases = ['times_table', 'no_carry', 'carry'] as const;
 
@@ -58,5 +58,4 @@ export const multiplicationGenerator = defineChoiceGenerator({
     digit_swap: ({ a, b }) => digitSwap(a * b),
     wrong_operation: ({ a, b }) => [show(a + b)],
   },
-  nearby: ({ a, b }) => nearbyIntegers(a * b),
 });

@@ -32,8 +32,6 @@ export function around(n: number, steps: readonly number[], floor = 0): string[]
 export const offByOne = (n: number): string[] => around(n, [1]);
 /** Off by ten: a place-value slip. */
 export const offByTen = (n: number): string[] => around(n, [10]);
-/** Fill-in values for when the named strategies give too few distinct options. */
-export const nearbyIntegers = (n: number): string[] => around(n, [1, 2, 3, 4, 5, 6, 7, 8], 1);
 
 /** The last two digits swapped (85 → 58, 132 → 123): a transcription error. */
 export function digitSwap(n: number): string[] {

@@ -8,7 +8,7 @@ import { defineChoiceGenerator } from '../generator';
 import type { Random } from '../random';
 import { randomInt } from '../random';
 import { asciiPhrase, asciiWord, codePointCount, emojiString, pythonLiteral, unicodeWord } from './text-samples';
-import { nearbyIntegers, offByOne } from './numeric';
+import { offByOne } from './numeric';
 
 const cases = ['ascii_word', 'with_spaces', 'non_ascii', 'emoji'] as const;
 
@@ -54,9 +54,12 @@ export const pythonLenGenerator = defineChoiceGenerator({
     // UTF-16 code units: what JavaScript's s.length says.
     utf16_units: ({ text }) => [String(text.length)],
     without_spaces: ({ text }) => (text.includes(' ') ? [String(codePointCount(text.replaceAll(' ', '')))] : []),
+    // The words of a phrase counted instead of its characters.
+    word_count: ({ text }) => (text.includes(' ') ? [String(text.split(' ').filter(Boolean).length)] : []),
+    // The literal's two quote marks counted as characters of the string.
+    with_quotes: ({ text }) => [String(codePointCount(text) + 2)],
     off_by_one: ({ text }) => offByOne(codePointCount(text)),
   },
-  nearby: ({ text }) => nearbyIntegers(codePointCount(text)),
 });
 
 function pickWord(random: Random): string {

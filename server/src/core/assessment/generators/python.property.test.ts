@@ -53,8 +53,42 @@ describeSkillProperties('PROG.PYTHON.STRING.COUNT', {
       if (task === 'count_char' && (test.args.length !== 2 || pythonLength(ch) !== 1)) problems.push('count_char needs one character');
     }
     if (task === 'count_char' && !code.tests.some((test) => test.expected === 0 && test.args[0] !== '')) problems.push('no absent-character test');
-    const example = code.tests[1];
+    const example = code.tests[0];
     if (example === undefined || !item.stem.includes(`returns ${String(example.expected)}.`)) problems.push('stem example does not match a test');
+    if (code.tests.map((test) => test.visible === true).join() !== code.tests.map((_, index) => index < 2).join()) problems.push('the visible examples are not the first two tests');
+    problems.push(...missingWitnesses(String(task), code.tests.map((test) => test.args.map(String))));
     return problems;
   },
 });
+
+const accented = /[áàâäãåéèêëíìîïóòôöõúùûü]/iu;
+const vowelLetters = 'aeiouAEIOU';
+
+/**
+ * The discriminating inputs each task must have (issue 25: a wrong solution must fail a test),
+ * recognised here from the inputs alone. The mutants that each kind of input exposes are run
+ * in the sandbox by server/test/assessment-mutants.test.ts.
+ */
+function missingWitnesses(task: string, inputs: string[][]): string[] {
+  const has = (what: string, found: boolean) => (found ? [] : [`no test with ${what}`]);
+  const strings = inputs.map(([s = '']) => s);
+  switch (task) {
+    case 'count_vowels':
+      return [
+        ...has('an upper-case vowel', strings.some((s) => /[AEIOU]/u.test(s))),
+        ...has('a vowel first', strings.some((s) => vowelLetters.includes(s[0] ?? '-'))),
+        ...has('a vowel last', strings.some((s) => vowelLetters.includes(s.at(-1) ?? '-'))),
+        ...has('a y', strings.some((s) => /y/iu.test(s))),
+        ...has('an accented vowel', strings.some((s) => accented.test(s))),
+        ...has('a repeated vowel', strings.some((s) => [...'aeiou'].some((vowel) => s.toLowerCase().split(vowel).length > 2))),
+      ];
+    case 'count_char':
+      return [
+        ...has('the character last', inputs.some(([s = '', ch = '']) => s !== '' && s.endsWith(ch))),
+        ...has('the character in the other case', inputs.some(([s = '', ch = '']) => ch.toUpperCase() !== ch && s.includes(ch.toUpperCase()))),
+        ...has('the character twice', inputs.some(([s = '', ch = '']) => occurrences(s, ch) >= 2)),
+      ];
+    default:
+      return [...has('a space', strings.some((s) => s.includes(' '))), ...has('a non-empty string', strings.some((s) => s !== ''))];
+  }
+}

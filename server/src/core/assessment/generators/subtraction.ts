@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { defineChoiceGenerator, drawUntil } from '../generator';
 import { randomInt } from '../random';
-import { around, digitSwap, integerRange, nearbyIntegers, offByOne, offByTen, ones, show, tens } from './numeric';
+import { digitSwap, integerRange, offByOne, offByTen, ones, show, tens } from './numeric';
 
 const cases = ['no_borrow', 'single_borrow', 'double_borrow'] as const;
 type SubtractionCase = (typeof cases)[number];
@@ -61,5 +61,4 @@ export const subtractionGenerator = defineChoiceGenerator({
     digit_swap: ({ minuend, subtrahend }) => digitSwap(minuend - subtrahend),
     wrong_operation: ({ minuend, subtrahend }) => [show(minuend + subtrahend)],
   },
-  nearby: ({ minuend, subtrahend }) => [...nearbyIntegers(minuend - subtrahend), ...around(minuend - subtrahend, [20, 30], 1)],
 });

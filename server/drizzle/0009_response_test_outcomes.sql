@@ -1,0 +1,1 @@
+ALTER TABLE `responses` ADD `test_outcomes` text;
