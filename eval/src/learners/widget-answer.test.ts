@@ -55,5 +55,17 @@ describe('promptMasks', () => {
     expect(promptMasks('Which of these completes “P____ is the capital of F_____”?', 'The Pacific is the largest ocean')).toBe(false);
     expect(promptMasks('Paris is the capital of France — true?', 'Paris is the capital of France')).toBe(true);
     expect(promptMasks('“B____ is the capital of F_____”', 'Paris is the capital of France')).toBe(false);
+    // A blank of underscores alone hides the word's length: it stands for any one word.
+    expect(promptMasks('Which of these completes “Paris _____ the capital of France”?', 'Paris is the capital of France')).toBe(true);
+    expect(promptMasks('Which of these completes “Paris _____ the capital of Spain”?', 'Paris is the capital of France')).toBe(false);
+  });
+});
+
+describe('match', () => {
+  it('takes the option that is the text before one that merely contains it', async () => {
+    const { answerWidget } = await import('./widget-answer');
+    const widget = { widgetId: 'w1', kind: 'multiple_choice' as const, props: { prompt: 'Which?', options: ['Paris is not the capital of France', 'Paris is the capital of France'] } };
+    const outcome = answerWidget(widget, [{ answer: 'match', text: 'paris is the capital of France' }]);
+    expect(outcome).toMatchObject({ ok: true, response: { selectedIndex: 1 } });
   });
 });

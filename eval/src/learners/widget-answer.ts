@@ -23,10 +23,15 @@ function includes(haystack: string, needle: string): boolean {
 
 const words = (text: string) => text.toLowerCase().split(/[^\p{L}\p{N}_]+/u).filter(Boolean);
 
-/** A prompt word stands for a text word when it is the word, or its mask ("F_____" for "france"). */
+/**
+ * A prompt word stands for a text word when it is the word, its mask ("F_____" for "france"),
+ * or a blank of underscores alone, which hides the word's length on purpose and so stands for
+ * any one word ("Paris _____ the capital of France").
+ */
 function standsFor(shown: string, word: string): boolean {
   if (shown === word) return true;
-  return /^[\p{L}\p{N}]?_+$/u.test(shown) && shown.length === word.length && (shown[0] === '_' || shown[0] === word[0]);
+  if (/^_+$/.test(shown)) return true;
+  return /^[\p{L}\p{N}]_+$/u.test(shown) && shown.length === word.length && shown[0] === word[0];
 }
 
 /** Whether `prompt` states `text`, word for word, with any of its words masked. */
@@ -38,6 +43,12 @@ export function promptMasks(prompt: string, text: string): boolean {
     if (wanted.every((word, offset) => standsFor(shown[start + offset]!, word))) return true;
   }
   return false;
+}
+
+/** The option that is the text (ignoring case and surrounding space), else the first that contains it, else -1. */
+function matchingOption(options: readonly string[], text: string): number {
+  const exact = options.findIndex((option) => option.trim().toLowerCase() === text.trim().toLowerCase());
+  return exact >= 0 ? exact : options.findIndex((option) => includes(option, text));
 }
 
 /** `match "capital"` — a short name for a rule in messages. */
@@ -80,7 +91,7 @@ function applyRule(widget: Widget, rule: WidgetRule): RuleOutcome {
       if (widget.kind !== 'multiple_choice') return wrongKind;
       const options = widget.props.options;
       const index =
-        rule.answer === 'first' ? 0 : rule.answer === 'index' ? rule.index : options.findIndex((option) => includes(option, rule.text));
+        rule.answer === 'first' ? 0 : rule.answer === 'index' ? rule.index : matchingOption(options, rule.text);
       const option = options[index];
       if (option === undefined) {
         return { ok: false, reason: rule.answer === 'match' ? `no option contains "${rule.text}"` : `there are only ${options.length} options` };
