@@ -9,7 +9,7 @@
  * (the pending item's widget included) and the same seed gives the same next item.
  */
 import type { ClientMessage, HistoryMessage, SessionState, SessionSummary, WidgetAnswer } from '@tutorloop/shared';
-import { estimateAbilities, nextItem, randomForItem, scoreChoice, type AssessmentBlueprint, type Catalog, type GeneratedItem } from '../assessment';
+import { estimateAbilities, nextItem, randomForItem, scoreChoice, type AssessmentBlueprint, type Catalog, type EarlierItems, type GeneratedItem } from '../assessment';
 import type { Clock, IdGenerator } from '../ports';
 import { RoomBase, type RoomBaseDeps, type SessionListener } from '../session/room-base';
 import { checkWidgetAnswer, recordWidgetAnswer } from '../session/widget-answers';
@@ -24,6 +24,7 @@ import { assessmentOf, assessmentSummary, framingText, progressOf, responseRecor
 import { scoreCode, type CodeRunner } from '../assessment/code-scoring';
 import { BackendToolRegistry, type BackendToolContext, type CompleteResult, type EvaluateInput, type EvaluateResult, type NextItemResult } from './backend-tools';
 import { learnerMessage, tutorMessage } from '../session/new-messages';
+import { earlierItems } from './earlier-attempts';
 
 export interface AssessmentRoomDeps extends RoomBaseDeps {
   storage: Storage;
@@ -39,6 +40,8 @@ export const assessmentChatReply =
 
 export class AssessmentRoom extends RoomBase {
   private deadlineTimer: NodeJS.Timeout | null = null;
+  /** The learner's earlier attempts' items, read once: they cannot change while this one runs. */
+  private earlier: EarlierItems | null = null;
   readonly tools: BackendToolRegistry;
 
   constructor(
@@ -192,7 +195,8 @@ export class AssessmentRoom extends RoomBase {
     const { items, responses } = assessmentOf(snapshot);
     const records = responseRecords(items, responses);
     const position = items.length + 1;
-    const item = nextItem(this.deps.catalog, blueprint.id, records, randomForItem(config.seed, position));
+    this.earlier ??= await this.deps.storage.read((reader) => earlierItems(reader, snapshot.session, blueprint.id));
+    const item = nextItem(this.deps.catalog, blueprint.id, records, randomForItem(config.seed, position), this.earlier);
     return { item, position, totalItems: blueprint.totalItems };
   }
 

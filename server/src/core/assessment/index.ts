@@ -8,7 +8,7 @@ export type { CodeTask, CodeTaskTest, ItemKind } from './generator';
 export type { CodeItemTask, GeneratedItem, LearnerItem } from './item-builder';
 export { generateItem, toLearnerItem } from './item-builder';
 export { adaptiveOffset, estimateAbility, responseWeight } from './irt';
-export { nextItem } from './next-item';
+export { nextItem, type EarlierItems } from './next-item';
 export type { Random } from './random';
 export { createRandom, randomForItem } from './random';
 export type { ResponseRecord } from './responses';

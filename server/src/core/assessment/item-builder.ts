@@ -61,20 +61,24 @@ export function toLearnerItem(item: GeneratedItem): LearnerItem {
 /** How often a colliding problem is redrawn before giving up (the pool is then too small: a blueprint bug). */
 const maxDraws = 500;
 
-/** Generates an item of `caseName` whose fingerprint is not in `exclude`. */
+/**
+ * Generates an item of `caseName` whose fingerprint is not in `exclude` and whose stem is not
+ * in `avoidStems` (the wording a learner saw in an earlier attempt, which they would recognise).
+ */
 export function generateItem(
   skill: LoadedSkill,
   request: { sectionId: string; caseName: string },
   random: Random,
   exclude: ReadonlySet<string> = new Set(),
+  avoidStems: ReadonlySet<string> = new Set(),
 ): GeneratedItem {
-  return generateItemWithProblem(skill, request, random, exclude).item;
+  return generateItemWithProblem(skill, request, random, exclude, avoidStems).item;
 }
 
 /**
  * `generateItem`, also returning the problem the item was built from (its distractor
  * candidates per strategy): the property tests trace every option back to a misconception.
- * A problem is drawn again when it collides with `exclude`, or when the skill's strategies give
+ * A problem is drawn again when it collides with `exclude` or `avoidStems`, or when the skill's strategies give
  * it fewer distinct distractors than the options need (rare: a few parameter sets per thousand).
  */
 export function generateItemWithProblem(
@@ -82,6 +86,7 @@ export function generateItemWithProblem(
   request: { sectionId: string; caseName: string },
   random: Random,
   exclude: ReadonlySet<string> = new Set(),
+  avoidStems: ReadonlySet<string> = new Set(),
 ): { item: GeneratedItem; problem: Problem } {
   let short = 0;
   for (let draw = 0; draw < maxDraws; draw++) {
@@ -91,7 +96,9 @@ export function generateItemWithProblem(
       short++;
       continue;
     }
-    return { item: buildItem(skill, request.sectionId, problem, random), problem };
+    const item = buildItem(skill, request.sectionId, problem, random);
+    if (avoidStems.has(item.stem)) continue;
+    return { item, problem };
   }
   const reason = short > 0 ? ` (${short} had too few distinct distractors from the named misconceptions)` : '';
   throw new GenerationError(`${skill.blueprint.id}: no unused item of case "${request.caseName}" in ${maxDraws} draws${reason}`);

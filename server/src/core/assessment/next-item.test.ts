@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { estimateAbilities } from './abilities';
 import type { GeneratedItem } from './item-builder';
 import { logistic } from './irt';
-import { nextItem, weakestDomain } from './next-item';
+import { nextItem, weakestDomain, type EarlierItems } from './next-item';
 import type { Random } from './random';
 import { createRandom, randomForItem } from './random';
 import type { ResponseRecord } from './responses';
@@ -19,11 +19,16 @@ interface Learner {
 }
 
 /** Runs a whole session the way the server will: a random source rebuilt per position from one seed. */
-function runSession(assessmentId: string, sessionSeed: string, learner: Learner): { items: GeneratedItem[]; answered: ResponseRecord[]; after: GeneratedItem | null } {
+function runSession(
+  assessmentId: string,
+  sessionSeed: string,
+  learner: Learner,
+  earlier?: EarlierItems,
+): { items: GeneratedItem[]; answered: ResponseRecord[]; after: GeneratedItem | null } {
   const items: GeneratedItem[] = [];
   const answered: ResponseRecord[] = [];
   for (let position = 1; position <= 100; position++) {
-    const item = nextItem(catalog, assessmentId, answered, randomForItem(sessionSeed, position));
+    const item = nextItem(catalog, assessmentId, answered, randomForItem(sessionSeed, position), earlier);
     if (item === null) break;
     items.push(item);
     const credit = learner.random.next() < logistic(learner.ability - item.difficulty) ? 1 : 0;
@@ -44,6 +49,39 @@ function record(item: { sectionId: string; domain: string; skillId: string; leve
   // Slower than every benchmark, so each response weighs exactly 1.
   return { position, ...item, credit, responseSeconds: 600, fingerprint: `test|${position}` };
 }
+
+describe('a retake of an assessment', () => {
+  const earlierOf = (items: readonly GeneratedItem[]): EarlierItems => ({ fingerprints: new Set(items.map((item) => item.fingerprint)), stems: new Set(items.map((item) => item.stem)) });
+
+  /** Four attempts by each of 30 learners; each attempt's items and what it shares with the three before it. */
+  function retakes(assessmentId: string, remember: boolean): { lengths: number[]; repeated: GeneratedItem[] } {
+    const lengths: number[] = [];
+    const repeated: GeneratedItem[] = [];
+    for (let trial = 0; trial < 30; trial++) {
+      const attempts: GeneratedItem[][] = [];
+      for (let attempt = 0; attempt < 4; attempt++) {
+        const earlier = earlierOf(attempts.slice(-3).flat());
+        const { items } = runSession(assessmentId, `${assessmentId}|retake|${trial}|${attempt}`, learner(`retaker|${trial}`), remember ? earlier : undefined);
+        lengths.push(items.length);
+        repeated.push(...items.filter((item) => earlier.fingerprints.has(item.fingerprint) || earlier.stems.has(item.stem)));
+        attempts.push(items);
+      }
+    }
+    return { lengths, repeated };
+  }
+
+  for (const assessment of catalog.assessments.values()) {
+    it(`${assessment.id}: repeats neither an item nor a stem of the three attempts before it (30 learners, 4 attempts)`, () => {
+      const { lengths, repeated } = retakes(assessment.id, true);
+      expect(lengths.every((length) => length === assessment.totalItems)).toBe(true);
+      expect(repeated.map((item) => item.stem)).toEqual([]);
+    });
+  }
+
+  it('PYTHON-STRINGS-L1 (a small pool): without the earlier attempts, retakes do repeat stems', () => {
+    expect(retakes('PYTHON-STRINGS-L1', false).repeated.length).toBeGreaterThan(0);
+  });
+});
 
 describe('nextItem over whole sessions of the shipped assessments', () => {
   for (const assessment of catalog.assessments.values()) {

@@ -15,6 +15,11 @@
  *
  * `random` should be rebuilt per item from a stored session seed (`randomForItem(seed,
  * position)`), so the same answered list always yields the same next item.
+ *
+ * `earlier` is what the learner met in their earlier attempts at the same assessment: its
+ * items' fingerprints and stems are avoided too, so a second attempt neither repeats an item's
+ * content nor shows a stem the learner would recognise from the first review. When a case's
+ * pool is too small for that, the item may repeat an earlier attempt's, never this one's.
  */
 import type { AssessmentBlueprint, AssessmentSection } from './blueprint-schema';
 import type { Catalog } from './catalog';
@@ -33,27 +38,58 @@ import { answeredIn, openSections, plannedLevels, remainingLevels, sectionSkills
 /** Candidates generated per (skill, case) when adapting. */
 const candidatesPerCase = 2;
 
+/** What a learner met in earlier attempts at an assessment. */
+export interface EarlierItems {
+  fingerprints: ReadonlySet<string>;
+  stems: ReadonlySet<string>;
+}
+
+const nothingEarlier: EarlierItems = { fingerprints: new Set(), stems: new Set() };
+
 /** The next item, or null when the assessment has all its items. Never repeats an answered item. */
-export function nextItem(catalog: Catalog, assessmentId: string, answered: readonly ResponseRecord[], random: Random): GeneratedItem | null {
+export function nextItem(
+  catalog: Catalog,
+  assessmentId: string,
+  answered: readonly ResponseRecord[],
+  random: Random,
+  earlier: EarlierItems = nothingEarlier,
+): GeneratedItem | null {
   const assessment = catalog.getAssessment(assessmentId);
   if (assessment === undefined) throw new Error(`unknown assessment blueprint "${assessmentId}"`);
   if (answered.length >= assessment.totalItems) return null;
   const open = openSections(assessment, answered);
-  const exclude = new Set(answered.map((record) => record.fingerprint));
+  const answeredFingerprints = answered.map((record) => record.fingerprint);
   const [first] = open;
   if (first === undefined) return null;
-  switch (assessment.selection) {
-    case 'fixed':
-      return nextFixedItem(catalog, assessment, first, answered, random, exclude);
-    case 'random_from_pool':
-      return nextPoolItem(catalog, first, answered, random, exclude);
-    case 'adaptive':
-      return nextAdaptiveItem(catalog, assessment, open, answered, random, exclude);
-    default: {
-      const unreachable: never = assessment.selection;
-      throw new Error(`unknown selection ${String(unreachable)}`);
+  const pick = (exclusions: Exclusions): GeneratedItem => {
+    switch (assessment.selection) {
+      case 'fixed':
+        return nextFixedItem(catalog, assessment, first, answered, random, exclusions);
+      case 'random_from_pool':
+        return nextPoolItem(catalog, first, answered, random, exclusions);
+      case 'adaptive':
+        return nextAdaptiveItem(catalog, assessment, open, answered, random, exclusions);
+      default: {
+        const unreachable: never = assessment.selection;
+        throw new Error(`unknown selection ${String(unreachable)}`);
+      }
     }
+  };
+  const withinAttempt: Exclusions = { fingerprints: new Set(answeredFingerprints), stems: new Set() };
+  if (earlier.fingerprints.size === 0 && earlier.stems.size === 0) return pick(withinAttempt);
+  // The fallback continues the same source, so it is as reproducible as the first choice.
+  try {
+    return pick({ fingerprints: new Set([...answeredFingerprints, ...earlier.fingerprints]), stems: earlier.stems });
+  } catch (error) {
+    if (!(error instanceof GenerationError)) throw error;
+    return pick(withinAttempt);
   }
+}
+
+/** Fingerprints no new item may have, and stems it may not show. */
+interface Exclusions {
+  fingerprints: ReadonlySet<string>;
+  stems: ReadonlySet<string>;
 }
 
 function nextFixedItem(
@@ -62,7 +98,7 @@ function nextFixedItem(
   section: AssessmentSection,
   answered: readonly ResponseRecord[],
   random: Random,
-  exclude: ReadonlySet<string>,
+  exclude: Exclusions,
 ): GeneratedItem {
   const slot = answeredIn(section, answered).length;
   const levels = plannedLevels(catalog, section);
@@ -74,7 +110,7 @@ function nextFixedItem(
   if (skill === undefined) throw new Error(`section "${section.id}" has no ${level} skill`);
   const form = createRandom(`${assessment.seed ?? assessment.id}|${section.id}|${slot}`);
   const caseName = pickOne(form, casesAtLevel(skill.blueprint.difficultyFactors, level));
-  return generateItem(skill, { sectionId: section.id, caseName }, random, exclude);
+  return generateItem(skill, { sectionId: section.id, caseName }, random, exclude.fingerprints, exclude.stems);
 }
 
 function nextPoolItem(
@@ -82,14 +118,14 @@ function nextPoolItem(
   section: AssessmentSection,
   answered: readonly ResponseRecord[],
   random: Random,
-  exclude: ReadonlySet<string>,
+  exclude: Exclusions,
 ): GeneratedItem {
   const owed = remainingLevels(catalog, section, answered);
   // Records that do not match the plan (an edited blueprint) leave nothing owed: draw from the plan.
   const level = pickOne(random, owed.length > 0 ? owed : plannedLevels(catalog, section));
   const skill = pickOne(random, sectionSkills(catalog, section).filter((candidate) => supportsLevel(candidate, level)));
   const caseName = pickOne(random, casesAtLevel(skill.blueprint.difficultyFactors, level));
-  return generateItem(skill, { sectionId: section.id, caseName }, random, exclude);
+  return generateItem(skill, { sectionId: section.id, caseName }, random, exclude.fingerprints, exclude.stems);
 }
 
 function nextAdaptiveItem(
@@ -98,13 +134,13 @@ function nextAdaptiveItem(
   open: readonly AssessmentSection[],
   answered: readonly ResponseRecord[],
   random: Random,
-  exclude: ReadonlySet<string>,
+  exclude: Exclusions,
 ): GeneratedItem {
   const { domains } = estimateAbilities(catalog, assessment.id, answered);
   const target = weakestDomain(domains.filter((estimate) => open.some((section) => section.domain === estimate.domain)));
   const section = open.find((candidate) => candidate.domain === target?.domain) ?? open[0];
   if (target === undefined || section === undefined) throw new Error(`assessment "${assessment.id}" has no open domain`);
-  return closestItem(catalog, section, target.ability - adaptiveOffset, random, exclude);
+  return closestItem(catalog, section, target.ability - adaptiveOffset, random, exclude.fingerprints, exclude.stems);
 }
 
 /** Lowest ability first; ties go to the domain with fewer responses, then to section order. */
@@ -123,7 +159,14 @@ export function weakestDomain<T extends { ability: number; responses: number }>(
 }
 
 /** Generates candidates over the section's skills and cases; keeps the one closest to `target`. */
-export function closestItem(catalog: Catalog, section: AssessmentSection, target: number, random: Random, exclude: ReadonlySet<string>): GeneratedItem {
+export function closestItem(
+  catalog: Catalog,
+  section: AssessmentSection,
+  target: number,
+  random: Random,
+  exclude: ReadonlySet<string>,
+  avoidStems: ReadonlySet<string> = new Set(),
+): GeneratedItem {
   const pairs = sectionSkills(catalog, section).flatMap((skill) => Object.keys(skill.blueprint.difficultyFactors.cases).map((caseName) => ({ skill, caseName })));
   let best: GeneratedItem | undefined;
   // Shuffled so that equally close candidates do not always come from the first skill.
@@ -131,7 +174,7 @@ export function closestItem(catalog: Catalog, section: AssessmentSection, target
     for (let index = 0; index < candidatesPerCase; index++) {
       let candidate: GeneratedItem;
       try {
-        candidate = generateItem(skill, { sectionId: section.id, caseName }, random, exclude);
+        candidate = generateItem(skill, { sectionId: section.id, caseName }, random, exclude, avoidStems);
       } catch (error) {
         if (error instanceof GenerationError) continue; // this case's pool is used up; others remain
         throw error;
