@@ -2,8 +2,9 @@
  * Issue 12 — study plans and learning sessions in the browser (SPEC §4.4), no API key. A new
  * learner opens Study plans, starts a shipped plan and follows it to the end with the offline
  * tutor: every check question answered right (the answers read over the API, as the plan's
- * reader may), every practice item answered from its widget, a reload mid-plan resuming at
- * the same step; the summary lists every step and concept. An invalid plan import is refused
+ * reader may), every practice item worked out and answered from its widget, a reload mid-plan
+ * resuming at the same step; the aced plan offers more, the learner stops, and the summary
+ * ("Plan complete") lists every step and concept. An invalid plan import is refused
  * with its problems listed field by field, and nothing typed is lost.
  */
 import { mkdirSync } from 'node:fs';
@@ -12,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import type { StudyPlanDetail } from '@tutorloop/shared';
 import { signUp } from './support/auth';
-import { choose, optionsOf, pendingWidget, say } from './support/session';
+import { choose, endSession, optionsOf, pendingWidget, promptOf, say } from './support/session';
 
 const planTitle = 'Carrying and borrowing — two-digit addition and subtraction';
 const screenshotDir = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'screenshots');
@@ -45,6 +46,16 @@ async function readPlan(page: Page, studyPlanId: string): Promise<StudyPlanDetai
   const response = await page.request.get(`/api/study-plans/${encodeURIComponent(studyPlanId)}`, { headers: { Authorization: `Bearer ${token}` } });
   expect(response.status()).toBe(200);
   return (await response.json()) as StudyPlanDetail;
+}
+
+/** The answer to a practice item of the plan's two skills, worked out from its prompt as the learner would. */
+function workedAnswer(prompt: string): string {
+  const [a, b] = (prompt.match(/\d+/g) ?? []).map(Number);
+  if (a === undefined || b === undefined) throw new Error(`no two numbers in the practice prompt "${prompt}"`);
+  if (/\+|sum/i.test(prompt)) return String(a + b);
+  if (/^Subtract/i.test(prompt)) return String(b - a); // "Subtract 18 from 52."
+  if (/−|-/.test(prompt)) return String(a - b);
+  throw new Error(`not an addition or a subtraction: "${prompt}"`);
 }
 
 /** Waits until the session says it is on step `number` and no reply is on its way. */
@@ -128,8 +139,9 @@ test('a new learner follows a shipped study plan to the end with the offline tut
             await screenshots(page, 'learning-practice', () => widget.scrollIntoViewIfNeeded());
           }
           const options = await optionsOf(widget);
-          // Any option will do: the plan moves on once the step's items are answered.
-          await choose(widget, options[0]!);
+          const answer = workedAnswer(await promptOf(widget));
+          expect(options).toContain(answer);
+          await choose(widget, answer);
         }
         break;
       default: {
@@ -139,6 +151,12 @@ test('a new learner follows a shipped study plan to the end with the offline tut
     }
   }
   expect(reloaded).toBe(true);
+
+  // Every answer right: the plan is aced, and this plan offers extra challenges past its end.
+  // The tutor says so and the learner stops there — which completes the plan, not ends it early.
+  await expect(page.getByTestId('tutor-message').last()).toContainText('You can end the session whenever you like');
+  await expect(page.getByTestId('completion-screen')).toHaveCount(0);
+  await endSession(page);
 
   const completion = page.getByTestId('completion-screen');
   await expect(completion).toBeVisible();

@@ -4,7 +4,7 @@
  * plan, the summary lists every step and concept, and no frame ever carries an expected
  * answer before it is earned. Another learner can read none of it.
  */
-import type { ServerEvent, StudyPlanDetail, StudyPlanList } from '@tutorloop/shared';
+import type { ServerEvent, StudyPlanContent, StudyPlanDetail, StudyPlanList } from '@tutorloop/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type SocketClient, type TestServer } from './helpers/test-server';
 
@@ -97,6 +97,58 @@ describe('learning sessions with the offline tutor', () => {
       expect(logs.status).toBe(200);
       expect(logs.body.entries.filter((entry) => entry.agent === 'master_tutor').length).toBeGreaterThan(plan.steps.length - 2);
     }
+  });
+
+  it('an aced plan goes on to extra challenges, and ending there counts as the plan completed, not ended early', { timeout: 60_000 }, async () => {
+    const { token } = await server.register();
+    const plan: StudyPlanContent = {
+      title: 'Halves and quarters',
+      topic: 'Fractions',
+      audience: 'Grade 3',
+      objectives: ['Name halves and quarters'],
+      teachingApproach: 'Folding paper.',
+      allowExtension: true,
+      allowBacktrack: false,
+      steps: [
+        { number: 1, type: 'explain', concept: 'halves', contentHint: 'A half is one of two equal parts.' },
+        {
+          number: 2,
+          type: 'check',
+          concept: 'halves',
+          contentHint: 'Check halves and quarters.',
+          questions: [
+            { question: 'How many halves make a whole?', expectedAnswer: '2', acceptedAnswers: ['two'] },
+            { question: 'How many quarters make a whole?', expectedAnswer: '4', acceptedAnswers: ['four'] },
+            { question: 'How many quarters make a half?', expectedAnswer: '2', acceptedAnswers: ['two'] },
+          ],
+        },
+      ],
+    };
+    const created = await server.api<StudyPlanDetail>('POST', '/api/study-plans', { token, body: { plan } });
+    expect(created.status).toBe(201);
+    const session = await server.api<{ sessionId: string }>('POST', '/api/sessions', { token, body: { type: 'learning', studyPlanId: created.body.id } });
+    const client = await server.connect(session.body.sessionId, token);
+    await welcomed(client);
+    // Every question answered right: three pieces of evidence master the one concept, so the plan is aced.
+    for (let turn = 0; turn < 12; turn++) {
+      const state = [...client.events].reverse().find((event) => event.type === 'state_update');
+      if (state?.type === 'state_update' && state.payload.state.learning?.extension) break;
+      const reply = [...client.events].reverse().find((event) => event.type === 'assistant');
+      const question = reply?.type === 'assistant' ? questionIn(created.body.plan, reply.payload.message) : null;
+      const from = client.events.length;
+      client.send({ type: 'chat', payload: { message: question ? question.expectedAnswer : 'OK, that makes sense.' } });
+      await client.waitFor('state_update', { from, timeoutMs: 20_000 });
+    }
+    const last = [...client.events].reverse().find((event) => event.type === 'state_update');
+    expect(last?.type === 'state_update' && last.payload.state.learning?.extension).toBe(true);
+    expect(client.events.some((event) => event.type === 'session_complete')).toBe(false);
+
+    const from = client.events.length;
+    client.send({ type: 'end_session', payload: {} });
+    const complete = await client.waitFor('session_complete', { from, timeoutMs: 10_000 });
+    expect(complete.payload.summary.reason).toBe('plan_completed');
+    expect(complete.payload.summary.learning!.stepsCovered).toBe(2);
+    client.close();
   });
 
   it('walks probe, hint and explain on three wrong answers; the answer appears only at explain', { timeout: 30_000 }, async () => {

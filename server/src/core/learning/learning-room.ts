@@ -131,10 +131,12 @@ export class LearningRoom extends ConversationRoom {
     if (isEnded(session.status)) return this.fail(reply, 'session_ended', 'This session has already ended.');
     const { storage, clock } = this.deps;
     const now = clock.now();
+    // Ending during the extra challenges of an aced plan is not ending early: the plan was done.
+    const endReason = typeStateOf(session, 'learning').planComplete ? 'plan_completed' : 'ended_by_learner';
     const ended = await storage.transaction(async (tx) => {
       const action = await tx.pendingActions.getPending(this.sessionId);
       if (action) await tx.pendingActions.resolve(action.id, 'cancelled', null, now);
-      await tx.sessions.update(this.sessionId, { status: 'completed', endReason: 'ended_by_learner', endedAt: now }, now);
+      await tx.sessions.update(this.sessionId, { status: 'completed', endReason, endedAt: now }, now);
       return tx.loadSessionSnapshot(this.sessionId, noMessages);
     });
     if (!ended) return;
