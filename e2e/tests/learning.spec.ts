@@ -11,9 +11,9 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import type { StudyPlanDetail } from '@tutorloop/shared';
 import { signUp } from './support/auth';
 import { choose, endSession, optionsOf, pendingWidget, promptOf, say } from './support/session';
+import { readPlan, workedAnswer } from './support/study-plans';
 
 const planTitle = 'Carrying and borrowing — two-digit addition and subtraction';
 const screenshotDir = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'screenshots');
@@ -38,24 +38,6 @@ async function openStudyPlans(page: Page): Promise<void> {
 
 function planCard(page: Page, title: string): Locator {
   return page.getByTestId('study-plan').filter({ has: page.getByRole('heading', { name: title, exact: true }) });
-}
-
-/** The plan as its reader gets it over REST (`GET /api/study-plans/{id}`), with the learner's own token. */
-async function readPlan(page: Page, studyPlanId: string): Promise<StudyPlanDetail> {
-  const token = await page.evaluate(() => (JSON.parse(localStorage.getItem('tutorloop.auth') ?? '{}') as { token?: string }).token);
-  const response = await page.request.get(`/api/study-plans/${encodeURIComponent(studyPlanId)}`, { headers: { Authorization: `Bearer ${token}` } });
-  expect(response.status()).toBe(200);
-  return (await response.json()) as StudyPlanDetail;
-}
-
-/** The answer to a practice item of the plan's two skills, worked out from its prompt as the learner would. */
-function workedAnswer(prompt: string): string {
-  const [a, b] = (prompt.match(/\d+/g) ?? []).map(Number);
-  if (a === undefined || b === undefined) throw new Error(`no two numbers in the practice prompt "${prompt}"`);
-  if (/\+|sum/i.test(prompt)) return String(a + b);
-  if (/^Subtract/i.test(prompt)) return String(b - a); // "Subtract 18 from 52."
-  if (/−|-/.test(prompt)) return String(a - b);
-  throw new Error(`not an addition or a subtraction: "${prompt}"`);
 }
 
 /** Waits until the session says it is on step `number` and no reply is on its way. */
