@@ -10,7 +10,7 @@
  *                points a free-text widget to write it out in their own words;
  *   attempt ≥2 → a multiple-choice widget: the probe's content among up to three
  *                distractors — recalled points' contents first (they spoil nothing), then
- *                term-level substitutes of the probe (distractors.ts) — never a point still to
+ *                term-level substitutes of the probe (offline-choices.ts) — never a point still to
  *                recall; in an order fixed by a hash of the point id. With no safe distractor
  *                it repeats the cloze instead.
  *
@@ -35,15 +35,16 @@
 import type { ChecklistPoint, TutorEvent, TutorInput, WidgetRequest } from '../provider';
 import { codeLanguageFor, codeSpanOf } from './code-points';
 import { anchorFor, clozeOf, contextPhrase, guardCue } from './cue-builder';
-import { substituteDistractors } from './distractors';
 import { matchPoint, prepareMessage } from './idea-match';
 import { latestLearnerEvidence } from './learner-evidence';
-import { classifyLearnerMessage, isClarification, isContinuation, isGuess, isStuck } from './learner-message';
+import { classifyLearnerMessage, isStuck } from './learner-message';
 import { extractKeyTerms, normalizeText, type KeyTerm } from './lexical';
 import { givesAway, maskPoint, mentionedTerms } from './spoilers';
-import { pickBySeed, stableHash } from './stable-hash';
+import { pickBySeed } from './stable-hash';
 import { tangentSignal } from './offline-tangent';
-import { answerShape, isCard, nearbyNumbers } from './question-answer';
+import { isCard } from './question-answer';
+import { answerQuestion } from './offline-answers';
+import { cardChoiceOptions, choiceOptions, choicePrompt, stillUnchecked } from './offline-choices';
 import { splitIntoChunks } from './text-chunks';
 import { offlineModeToolCallId, offlineToolCallId } from './tool-call-ids';
 import {
@@ -56,10 +57,8 @@ import {
   capitalize,
   CHOICE_INTRO,
   CHOICES_STILL_OPEN,
-  CLARIFY_ANSWER,
   CLOSING,
   CODE_INVITE,
-  CONTINUE_ANSWER,
   countWord,
   CUE_ANCHOR,
   CUE_CLOZE,
@@ -70,9 +69,6 @@ import {
   EXPLORE,
   fill,
   FREE_TEXT_INVITE,
-  GUESS_ANSWER,
-  HINT_ANSWER,
-  HOLD_ANSWER,
   ideas,
   NUDGE,
   ONE_TO_GO,
@@ -80,7 +76,6 @@ import {
   RABBITHOLE_ALL_DONE,
   RABBITHOLE_RECALL_MANY,
   RABBITHOLE_RECALL_ONE,
-  RECALLED_ANSWER,
   STUCK_HELP,
   TO_GO,
   WELCOME,
@@ -89,6 +84,7 @@ import {
 } from './tutor-phrases';
 
 export { countWord } from './tutor-phrases';
+export { choicePrompt, MAX_CHOICE_OPTIONS } from './offline-choices';
 
 type WidgetEvent = Extract<TutorEvent, { type: 'widget' }>;
 
@@ -111,8 +107,6 @@ const maxRetryVariants = 12;
 
 /** Points at least this long (characters) are also offered a free-text widget on attempt 1. */
 export const LONG_CONTENT_LENGTH = 160;
-/** Most options of the multiple-choice widget (the probe plus distractors). */
-export const MAX_CHOICE_OPTIONS = 4;
 /** Longest answer the free-text widget asks for. */
 export const FREE_TEXT_MAX_LENGTH = 1000;
 
@@ -143,12 +137,6 @@ function widgetPending(input: TutorInput): boolean {
   const last = lastTutorMessage(input);
   const id = last?.toolCall?.id;
   return !!id && !input.conversation.some((message) => message.role === 'tool_result' && message.toolCallId === id);
-}
-
-/** Points still to recall after this turn. */
-function stillUnchecked(input: TutorInput): ChecklistPoint[] {
-  const just = new Set(input.justRecalled.map((p) => p.id));
-  return input.checklist.filter((p) => !p.recalled && !just.has(p.id));
 }
 
 /** Up to three of the learner's own words that expressed the recalled points' ideas, none naming a point still to recall. */
@@ -243,121 +231,6 @@ function clozeCue(point: ChecklistPoint, seed: string, variants: Variants, ancho
   return guardCue(fill(template, { cloze: clozeOf(point.content, anchor) }), point.content, anchor);
 }
 
-/** True when `text` gives away a point still to recall other than the probe (lexically, or as the evaluator reads it). */
-function spoilsOther(text: string, input: TutorInput, probe: ChecklistPoint): boolean {
-  const prepared = prepareMessage(text);
-  return stillUnchecked(input).some((p) => p.id !== probe.id && (givesAway(text, p.content) || matchPoint(prepared, p.content).recalled));
-}
-
-/**
- * Up to MAX_CHOICE_OPTIONS distinct options, the probe's content among them exactly once;
- * empty when there is no safe distractor. Distractors: recalled points' contents, then
- * term-level substitutes of the probe — never one that gives away a point still to recall.
- */
-export function choiceOptions(input: TutorInput, probe: ChecklistPoint): string[] {
-  const seen = new Set([normalizeText(probe.content)]);
-  const recalled = input.checklist
-    .filter((p) => p.id !== probe.id && p.recalled && p.content.trim().length > 0)
-    .map((p) => ({ p, rank: stableHash(`${probe.id}|${p.id}`) }))
-    .sort((a, b) => a.rank - b.rank || (a.p.id < b.p.id ? -1 : 1))
-    .map(({ p }) => p.content.trim());
-  const candidates = [...recalled, ...substituteDistractors(probe.content.trim(), probe.id, MAX_CHOICE_OPTIONS)];
-  const distractors: string[] = [];
-  for (const candidate of candidates) {
-    if (distractors.length >= MAX_CHOICE_OPTIONS - 1) break;
-    const key = normalizeText(candidate);
-    if (!key || seen.has(key) || spoilsOther(candidate, input, probe)) continue;
-    // A recalled point that says the probe too would be a second right answer.
-    if (matchPoint(prepareMessage(candidate), probe.content).recalled && recalled.includes(candidate)) continue;
-    seen.add(key);
-    distractors.push(candidate);
-  }
-  if (distractors.length === 0) return [];
-  const at = stableHash(probe.id) % (distractors.length + 1);
-  return [...distractors.slice(0, at), probe.content.trim(), ...distractors.slice(at)];
-}
-
-function comparable(word: string): string {
-  return word.toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
-}
-
-/**
- * The question of a multiple choice: the point with a blank exactly where its options differ
- * ("The solar system has _____ planets" when they differ in the number; "Paris _____ the
- * capital of France" when one says "is not"), so a blank never falls on a word every option
- * shares (issue 28). Options that differ in more than a few words get a plain question.
- */
-export function choicePrompt(content: string, options: readonly string[], cloze: string | null = null): string {
-  const plain = clozeWithSharedWords(content, options, cloze) ?? 'Which of these is the idea we’re after?';
-  const words = content.replace(/\s+/g, ' ').trim().split(' ');
-  const others = options.map((option) => option.replace(/\s+/g, ' ').trim().split(' ').map(comparable));
-  const own = words.map(comparable);
-  // The words every option shares at the start and at the end; the point's words between differ.
-  let prefix = Math.min(own.length, ...others.map((other) => other.length));
-  for (const other of others) {
-    let shared = 0;
-    while (shared < prefix && other[shared] === own[shared]) shared += 1;
-    prefix = shared;
-  }
-  let suffix = Math.min(own.length - prefix, ...others.map((other) => other.length - prefix));
-  for (const other of others) {
-    let shared = 0;
-    while (shared < suffix && other[other.length - 1 - shared] === own[own.length - 1 - shared]) shared += 1;
-    suffix = shared;
-  }
-  // An option that only adds words ("is" → "is not") differs next to them: blank the word before.
-  if (prefix + suffix >= own.length) {
-    if (prefix > 0) prefix -= 1;
-    else if (suffix > 0) suffix -= 1;
-  }
-  const blanked = own.length - prefix - suffix;
-  if (blanked <= 0 || blanked > 3 || blanked >= own.length) return plain;
-  const shown = words.map((word, index) => (index >= prefix && index < own.length - suffix ? word.replace(/[\p{L}\p{N}]+/gu, '_____') : word)).join(' ');
-  return `Which of these completes “${shown}”?`;
-}
-
-/**
- * For options that differ throughout (another point among them): the point's cloze, with any
- * word that every option shares shown rather than blanked; null without a cloze.
- */
-function clozeWithSharedWords(content: string, options: readonly string[], cloze: string | null): string | null {
-  if (!cloze) return null;
-  const words = content.replace(/\s+/g, ' ').trim().split(' ');
-  const masked = cloze.split(' ');
-  if (masked.length !== words.length) return null;
-  const everywhere = (word: string) => options.every((option) => option.split(/\s+/).some((other) => comparable(other) === comparable(word)));
-  const shown = masked.map((piece, index) => (piece.includes('_') && everywhere(words[index]!) ? words[index]! : piece));
-  return shown.some((piece) => piece.includes('_')) ? `Which of these completes “${shown.join(' ')}”?` : null;
-}
-
-/**
- * Choices for a card: answers of the same kind (names for names, numbers for numbers) —
- * recalled cards' answers, then nearby numbers — never an answer still to recall; empty
- * when fewer than one plausible distractor exists.
- */
-export function cardChoiceOptions(input: TutorInput, probe: ChecklistPoint): string[] {
-  const answer = probe.content.trim();
-  const shape = answerShape(answer);
-  const seen = new Set([normalizeText(answer)]);
-  const recalled = input.checklist
-    .filter((p) => p.id !== probe.id && p.recalled && isCard(p) && answerShape(p.content) === shape)
-    .map((p) => ({ content: p.content.trim(), rank: stableHash(`${probe.id}|${p.id}`) }))
-    .sort((a, b) => a.rank - b.rank)
-    .map((entry) => entry.content);
-  const candidates = [...recalled, ...(shape === 'number' ? nearbyNumbers(answer) : [])];
-  const distractors: string[] = [];
-  for (const candidate of candidates) {
-    if (distractors.length >= MAX_CHOICE_OPTIONS - 1) break;
-    const key = normalizeText(candidate);
-    if (!key || seen.has(key) || spoilsOther(candidate, input, probe)) continue;
-    seen.add(key);
-    distractors.push(candidate);
-  }
-  if (distractors.length === 0) return [];
-  const at = stableHash(probe.id) % (distractors.length + 1);
-  return [...distractors.slice(0, at), answer, ...distractors.slice(at)];
-}
-
 /**
  * A card after a miss: its question again (level 1), then with the answers of other recalled
  * cards or nearby numbers as choices (level 2 on) — never a masked answer, which would give
@@ -429,31 +302,6 @@ function cue(input: TutorInput, probe: ChecklistPoint, seed: string, anchor: Key
 /** A widget for the probe point, with the tool-call id the offline evaluator can read back. */
 function widgetEvent(probe: ChecklistPoint, attempts: number, widget: WidgetRequest): WidgetEvent {
   return { type: 'widget', toolCallId: offlineToolCallId(probe.id, attempts), widget };
-}
-
-/**
- * The brief answer to a learner's question (issue 15): what can be said without giving a
- * point still to recall away — what the tutor meant, a point already recalled that the
- * question is about, or an honest "that's what we're trying to recall".
- */
-function answerQuestion(input: TutorInput, probe: ChecklistPoint, question: string, seed: string): string {
-  if (isContinuation(question)) return pickBySeed(CONTINUE_ANSWER, `${seed}|continue`);
-  if (isClarification(question)) {
-    const context = contextPhrase(probe.context);
-    const about = context && !matchPoint(prepareMessage(context), probe.content).recalled ? ` It’s about this: ${context.replace(/(?<![.!;:,])[.!;:,]+$/u, '')}.` : '';
-    return fill(pickBySeed(CLARIFY_ANSWER, `${seed}|clarify`), { title: input.title }) + about;
-  }
-  if (/\bhints?\b/i.test(question)) return pickBySeed(HINT_ANSWER, `${seed}|hint`);
-  if (isGuess(question)) return pickBySeed(GUESS_ANSWER, `${seed}|guess`);
-  // A question about something already recalled can be answered from it: it spoils nothing.
-  const asked = prepareMessage(question);
-  const known = input.checklist
-    .filter((p) => p.recalled)
-    .map((p) => ({ p, hits: matchPoint(asked, p.content).hits.length }))
-    .filter(({ hits }) => hits >= 1)
-    .sort((a, b) => b.hits - a.hits)[0];
-  if (known) return fill(pickBySeed(RECALLED_ANSWER, `${seed}|recalled`), { content: known.p.content.replace(/\s+/g, ' ').trim().replace(/(?<![.!])[.!]+$/u, '') });
-  return pickBySeed(HOLD_ANSWER, `${seed}|hold`);
 }
 
 /**
