@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { matchPoint, prepareMessage } from './idea-match';
+import { matchPoint, pointSetOf, prepareMessage } from './idea-match';
 import { classifyLearnerMessage } from './learner-message';
 import { evaluateOffline } from './offline-evaluator';
 
@@ -75,5 +75,48 @@ describe('a question is not an answer (issue 15)', () => {
     });
     expect(r).toMatchObject({ recalledPoints: [], messageKind: 'question' });
     expect(r.feedback).toContain('not an attempt');
+  });
+});
+
+describe('weights, core and asides, and what a paraphrase may use (issue 28)', () => {
+  it('weighs a word by how much it identifies the point: rare words more, a word every point of the set shares less', () => {
+    const ideas = match('The mitochondria produce ATP through oxidative phosphorylation', '').ideas;
+    const weight = (surface: string) => ideas.find((idea) => idea.surface === surface)!.weight;
+    expect(weight('mitochondria')).toBeGreaterThan(weight('produce'));
+    const git = ['git pull is a git fetch followed by a merge.', 'git clone copies a remote repository to your machine.', 'git commit records a snapshot of the staged changes.'];
+    const withoutGit = 'pull is a fetch followed by a merge';
+    const alone = matchPoint(prepareMessage(withoutGit), git[0]!);
+    const inSet = matchPoint(prepareMessage(withoutGit), git[0]!, { set: pointSetOf(git) });
+    expect(inSet.coverage).toBeGreaterThan(alone.coverage);
+  });
+
+  it('recalls the core of a point said without its details, not a topic word or a fragment', () => {
+    const rome = 'The Western Roman Empire fell in 476 AD when Odoacer deposed Romulus Augustulus.';
+    expect(match(rome, 'the western roman empire fell in 476').recalled).toBe(true);
+    expect(match('The Nile is generally considered the longest river in the world, at about 6,650 km.', 'the Nile is the longest river').recalled).toBe(true);
+    expect(match('DNA is a double helix of two strands held together by complementary base pairs.', 'DNA is a double helix of two strands').recalled).toBe(true);
+    expect(match(rome, 'something about Romulus').recalled).toBe(false);
+    expect(match('The mitochondria produce ATP through oxidative phosphorylation', 'mitochondria and ATP?').recalled).toBe(false);
+  });
+
+  it('names the missing words of the core, heaviest first, not the asides', () => {
+    const m = match('Chest compressions should be 5 to 6 cm deep (about two inches) at a rate of 100 to 120 per minute.', 'compressions at a rate of 100 to 120 per minute');
+    expect(m.missingCore.map((idea) => idea.surface)).toEqual(expect.arrayContaining(['5', '6', 'cm', 'deep']));
+    expect(m.missingCore.map((idea) => idea.surface)).not.toContain('inches');
+  });
+
+  it('matches a definition, a clipped word, a compound, an adjective of the same cluster, numbers in words', () => {
+    expect(match('Python lists are mutable, but tuples are immutable.', "you can change a list after you make it, but a tuple can't be changed").recalled).toBe(true);
+    expect(match('git clone copies a remote repository to your machine.', 'git clone copies the remote repo to your machine').recalled).toBe(true);
+    expect(match('Merge sort runs in O(n log n) time in the worst case.', 'even in the worst case mergesort runs in n log n time').recalled).toBe(true);
+    expect(match('At subduction zones a denser oceanic plate sinks beneath another plate.', 'at subduction zones the heavier oceanic plate sinks beneath another plate').recalled).toBe(true);
+    expect(match('Mount Everest is 8,849 metres high.', 'Everest is eight thousand eight hundred and forty-nine metres high').recalled).toBe(true);
+    expect(match('In tennis, the points in a game are called love, 15, 30, 40 and game.', 'tennis points go love, fifteen, thirty, forty, then game').recalled).toBe(true);
+  });
+
+  it('judges a hedged answer on its content', () => {
+    const semicolon = 'A semicolon can join two independent clauses that are closely related.';
+    expect(match(semicolon, 'a semicolon links two independent clauses maybe? ones that are related').recalled).toBe(true);
+    expect(match(semicolon, 'I think a semicolon can never join two independent clauses?').recalled).toBe(false);
   });
 });

@@ -1,73 +1,84 @@
 /**
- * Meaning-level matching of a learner's message against a recall point's key ideas — the
- * offline evaluator's rule (SPEC §7). Deterministic, no I/O beyond the shared WordNet data.
+ * Meaning-level matching of a learner's message against a recall point — the offline
+ * evaluator's rule (SPEC §7, issue 28). Deterministic, no I/O beyond the shared WordNet data.
  *
- * Key ideas of a point
- * --------------------
- * Its weighted content words and collocations — see key-ideas.ts (re-exported from here).
+ * 1. Weights: how much each word identifies the point. Each key idea (key-ideas.ts) weighs
+ *    specificity in general English (WordNet's sense-tagged counts) × part of speech × role (the
+ *    core statement, or an aside: a parenthesis, an example, a trailing clause); with the set the
+ *    point is evaluated in (`pointSetOf`) it is divided by 1 + ln(df), df = how many points of
+ *    the set have it, so a word every point shares ("git" in a set about git) identifies none.
  *
- * When a learner word expresses an idea (strength)
- * ------------------------------------------------
- *   same lemma or Porter stem, or a typo of it (lexical.ts rules)  1.0
- *   a WordNet synonym (shared synset)                              0.9
- *   derivationally related / pertainym ("storage", "chemically")   0.9
- *   a hypernym or hyponym one level away ("sunlight" ~ "light")    0.85
- *   two to four levels away, through a specific (depth ≥ 6) noun   0.7  ("sugar" ~ "glucose")
- *   an antonym ("decrease" for "increase")                         0.9, but with its polarity flipped
- * Light verbs, very polysemous words and numbers only match by lemma or value.
+ * 2. Alignment: each learner word or collocation (prepared-message.ts) expresses at most one
+ *    idea, strongest pair first (lexical-relations.ts for the WordNet relations):
+ *      same lemma or Porter stem, a typo, a compound written solid or apart     1.0 (typo 0.95)
+ *      a clipped word ("repo" for "repository")                                 0.9
+ *      a WordNet synonym; a derivational relative ("storage", "chemically")     0.9
+ *      an adjective of the same cluster ("dense" ~ "heavy")                     0.85
+ *      a hypernym or hyponym one level away ("sunlight" ~ "light")              0.85
+ *      two to four levels away, through a specific (depth ≥ 6) noun             0.7 ("sugar" ~ "glucose")
+ *      a word of a rare idea's definition, or a synonym of one ("oxygen" for
+ *      "aerobic", "can't be changed" for "immutable", privatives flip polarity) 0.7, and only in a
+ *                                                                               clause that says more of the point
+ *      an antonym, the other direction, the other bound or sign                 0.9, polarity flipped
+ *    Light verbs and numbers only match by lemma or value; numbers are read from digits and
+ *    words. A collocation not said whole can be said in its own words ("stored chemically" for
+ *    "chemical energy").
  *
- * Conflicts (what makes a message a contradiction or a near miss)
- * ---------------------------------------------------------------
- * - polarity: each matched idea has the polarity of its clause (negations, see text-analysis.ts)
- *   XOR an antonym flip; when the weight of matched ideas whose polarity differs from the
- *   point's is at least the weight of those that agree, the message contradicts the point;
- * - a different number where the point has one and the learner gave none of its numbers;
- * - a sister term (co-hyponym under a specific parent: "chloroplast" for "mitochondrion") in
- *   place of an idea that is otherwise missing.
+ * 3. Decision: coverage = Σ weight × strength of the matched ideas / Σ weight of all ideas. A
+ *    point is recalled when coverage ≥ RECALL_COVERAGE, at least min(2, core ideas) ideas are
+ *    matched, at least PREDICATE_COVERAGE of what its main clause says of its subject is said
+ *    (naming the subject is not recalling the point), and nothing contradicts it
+ *    (contradictions.ts). An aside weighs little, so the core said without a detail is
+ *    recalled (partial_core), and a hedge ("I think …?") is judged on its content.
  *
- * Coverage rule
- * -------------
- * coverage = Σ weight × strength of matched ideas / Σ weight of all ideas. A point is recalled
- * when coverage ≥ RECALL_COVERAGE, at least min(2, ideas) ideas are matched, its number (if any)
- * is matched, and there is no conflict. A near miss: not recalled, with coverage ≥ 0.25 or a conflict.
+ * A near miss: not recalled, with coverage ≥ NEAR_MISS_COVERAGE; the feedback names its
+ * contradiction or its missing core ideas (`missingCore`), so the tutor's follow-up can ask
+ * for exactly what is missing.
  */
-import { directionOf, keyIdeasOf, LIGHT_WORDS, type KeyIdea } from './key-ideas';
-import { damerauLevenshtein, FUZZY_MIN_LENGTH } from './lexical';
-import { analyzeText, type AnalyzedText, type AnalyzedWord } from './text-analysis';
-import { wordNet, type WordNet } from './wordnet';
+import { conflictOf } from './contradictions';
+import { isFiniteVerb, keyIdeasOf, mostlyVerb, type KeyIdea } from './key-ideas';
+import { damerauLevenshtein, FUZZY_MIN_LENGTH, stem } from './lexical';
+import { definitionRelation, relate, type Relation } from './lexical-relations';
+import { candidateNegated, indicesOf, type Candidate, type PreparedMessage } from './prepared-message';
+import { FINITE_FORMS, lemmasOf } from './text-analysis';
+import { wordNet } from './wordnet';
 
-export { directionOf, keyIdeasOf, LIGHT_WORDS, POLYSEMY_LIMIT, type KeyIdea } from './key-ideas';
+export { directionOf, keyIdeasOf, LIGHT_WORDS, type KeyIdea } from './key-ideas';
+export { areSisters, COUSIN_CATEGORY_MAX, relate, type Relation } from './lexical-relations';
+export { prepareMessage, type PreparedMessage } from './prepared-message';
 
-export const RECALL_COVERAGE = 0.6;
+/** Share of the point's weight the learner must express (fitted on the dev split of the corpus, issue 28). */
+export const RECALL_COVERAGE = 0.5;
+/** Share from which an unrecalled point is a near miss the feedback names. */
 export const NEAR_MISS_COVERAGE = 0.25;
-/** Only a lemma's most frequent senses (per part of speech) take part in relations. */
-export const SENSE_LIMIT = 3;
-/** Deepest hypernym walk (levels) between a learner word and an idea. */
-export const MAX_HYPERNYM_HOPS = 4;
-/** Walks beyond one level must pass through a noun at least this deep (specific, not "entity"). */
-export const SPECIFIC_DEPTH = 6;
+/** Share of the weight of the main clause's predicate (what it says about its subject) the learner must express. */
+export const PREDICATE_COVERAGE = 0.4;
+/** How strongly a word shared by several points of the set loses weight: 1 / (1 + IDF_STRENGTH × ln df). */
+export const IDF_STRENGTH = 1;
 
-/** How far up (levels, each side) two nouns may meet to count as substitutes for each other. */
-export const COUSIN_HOPS = 2;
-/** The category two substitutes share must be small (at most this many direct hyponyms): "drama", not "organism". */
-export const COUSIN_CATEGORY_MAX = 40;
-
-export type Relation = 'same' | 'synonym' | 'derived' | 'broader' | 'narrower' | 'antonym';
-
+/** One idea of the point a learner's words express. */
 export interface IdeaHit {
   idea: KeyIdea;
   /** The learner's words, as written. */
   words: string;
   relation: Relation;
   strength: number;
-  /** Polarity of the learner's clause XOR an antonym. */
+  /** Whether a negation scopes over the learner's words, XOR an antonym or a privative definition. */
   negated: boolean;
+  /** The learner's clause the words stand in. */
+  clause: number;
+  /** Indices of the learner's words used (in the analysed message). */
+  wordIndices: readonly number[];
+  /** For a collocation said in its own words: the words of it that were said. */
+  partsSaid?: readonly KeyIdea[];
 }
 
 export interface PointMatch {
   ideas: KeyIdea[];
   hits: IdeaHit[];
   missing: KeyIdea[];
+  /** The missing ideas of the point's core statement, heaviest first: what a follow-up should ask for. */
+  missingCore: KeyIdea[];
   coverage: number;
   /** Why the message contradicts the point, if it does. */
   conflict: string | null;
@@ -75,180 +86,101 @@ export interface PointMatch {
   nearMiss: boolean;
 }
 
-const emptyNumbers: readonly number[] = [];
-
-// --- relations between lemmas ---------------------------------------------------------
-
-/** Ancestors of every sense of a lemma, with the fewest levels to reach each. */
-const ancestorCache = new Map<string, Map<number, number>>();
-function ancestorsOf(wn: WordNet, lemma: string): Map<number, number> {
-  let found = ancestorCache.get(lemma);
-  if (found) return found;
-  found = new Map();
-  let frontier = [...wn.commonSynsets(lemma, SENSE_LIMIT)].filter((s) => wn.pos(s) === 'n' || wn.pos(s) === 'v');
-  for (let hops = 1; hops <= MAX_HYPERNYM_HOPS && frontier.length > 0; hops++) {
-    const next: number[] = [];
-    for (const s of frontier) {
-      for (const parent of wn.hypernyms(s)) {
-        if (found.has(parent)) continue;
-        // Beyond one level only through specific nouns; verbs stop after one level.
-        if (hops > 1 && (wn.pos(parent) !== 'n' || wn.depth(parent) < SPECIFIC_DEPTH)) continue;
-        found.set(parent, hops);
-        next.push(parent);
-      }
-    }
-    frontier = next;
-  }
-  if (ancestorCache.size > 20_000) ancestorCache.clear();
-  ancestorCache.set(lemma, found);
-  return found;
-}
-
-function sharesSynset(wn: WordNet, a: string, b: string): boolean {
-  const sb = wn.commonSynsets(b, SENSE_LIMIT);
-  if (sb.length === 0) return false;
-  for (const s of wn.commonSynsets(a, SENSE_LIMIT)) for (const t of sb) if (s === t) return true;
-  return false;
-}
-
-function hypernymHops(wn: WordNet, specific: string, general: string): number | null {
-  const ancestors = ancestorsOf(wn, specific);
-  let best: number | null = null;
-  for (const s of wn.commonSynsets(general, SENSE_LIMIT)) {
-    const hops = ancestors.get(s);
-    if (hops !== undefined && (best === null || hops < best)) best = hops;
-  }
-  return best;
-}
-
-/** Ancestors of a lemma's common noun senses within `hops` levels (the senses themselves at 0). */
-function nearAncestors(wn: WordNet, lemma: string, hops: number): Map<number, number> {
-  const found = new Map<number, number>();
-  // The two most frequent noun senses: rarer ones ("plant", the person planted in an audience) must not make cousins.
-  let frontier = [...wn.commonSynsets(lemma, SENSE_LIMIT)].filter((s) => wn.pos(s) === 'n').slice(0, 2);
-  for (const s of frontier) found.set(s, 0);
-  for (let level = 1; level <= hops; level++) {
-    const next: number[] = [];
-    for (const s of frontier) for (const p of wn.hypernyms(s)) if (!found.has(p)) {
-      found.set(p, level);
-      next.push(p);
-    }
-    frontier = next;
-  }
-  return found;
+function flatForm(lemma: string): string {
+  return lemma.replace(/[_-]/g, '');
 }
 
 /**
- * Two different nouns close under the same small category — sisters or cousins, at most
- * COUSIN_HOPS levels up each, the shared category at depth ≥ 4 with at most COUSIN_CATEGORY_MAX
- * direct hyponyms: "chloroplast" /
- * "mitochondrion", "comedy" / "tragedy", "velocity" / "acceleration". Saying one in place of
- * the other is a substitution, not a paraphrase.
+ * Compounds written solid or apart: a learner word that is two adjacent ideas of the point run
+ * together ("mergesort" for "merge sort"), or two adjacent learner words that are one idea
+ * ("semi colon" for "semicolon"). Both count as the same words (strength 1).
  */
-export function areSisters(wn: WordNet, a: string, b: string): boolean {
-  if (a === b || sharesSynset(wn, a, b)) return false;
-  const up = nearAncestors(wn, a, COUSIN_HOPS);
-  const down = nearAncestors(wn, b, COUSIN_HOPS);
-  // One is the other's hypernym or hyponym: a broader or narrower word, not a substitute.
-  for (const s of wn.commonSynsets(b, SENSE_LIMIT)) if (up.has(s)) return false;
-  for (const s of wn.commonSynsets(a, SENSE_LIMIT)) if (down.has(s)) return false;
-  for (const [s, level] of up) {
-    if (level === 0) continue;
-    const other = down.get(s);
-    if (other !== undefined && other > 0 && wn.depth(s) >= 4 && wn.hyponyms(s).length <= COUSIN_CATEGORY_MAX) return true;
+/** An idea's compound forms, once per idea: itself run together ("semicolon") and run into the next word ("mergesort"). */
+const compoundCache = new WeakMap<KeyIdea, { whole: string; joined: string | null; joinedStem: string | null }>();
+function compoundsOf(idea: KeyIdea): { whole: string; joined: string | null; joinedStem: string | null } {
+  let forms = compoundCache.get(idea);
+  if (!forms) {
+    const whole = flatForm(idea.lemmas[0]!);
+    const joined = idea.nextWord ? whole + idea.nextWord : null;
+    forms = { whole, joined, joinedStem: joined ? stem(joined) : null };
+    compoundCache.set(idea, forms);
   }
-  return false;
+  return forms;
 }
 
-const relationCache = new Map<string, [Relation, number] | null>();
-
-/** How a learner lemma relates to an idea lemma, with the strength of the match. */
-export function relate(learner: string, idea: string): [Relation, number] | null {
-  if (learner === idea) return ['same', 1];
-  const key = `${learner}|${idea}`;
-  const cached = relationCache.get(key);
-  if (cached !== undefined) return cached;
-  const wn = wordNet();
-  let result: [Relation, number] | null = null;
-  const direction = directionOf([learner]) * directionOf([idea]);
-  // Equal strengths, so that the assignment prefers the reading that agrees with the point.
-  if (direction > 0) result = ['synonym', 0.85];
-  else if (direction < 0) result = ['antonym', 0.85];
-  else if (sharesSynset(wn, learner, idea)) result = ['synonym', 0.9];
-  else if ([...wn.antonyms(learner)].some((opposite) => opposite === idea || sharesSynset(wn, opposite, idea))) result = ['antonym', 0.9];
-  else if (wn.derived(learner).has(idea) || [...wn.derived(learner)].some((d) => sharesSynset(wn, d, idea))) result = ['derived', 0.9];
-  else {
-    const up = hypernymHops(wn, idea, learner);
-    const down = hypernymHops(wn, learner, idea);
-    if (up !== null && (down === null || up <= down)) result = ['broader', up === 1 ? 0.85 : 0.7];
-    else if (down !== null) result = ['narrower', down === 1 ? 0.85 : 0.7];
-  }
-  if (relationCache.size > 100_000) relationCache.clear();
-  relationCache.set(key, result);
-  return result;
-}
-
-// --- matching ------------------------------------------------------------------------
-
-interface Candidate {
-  lemmas: readonly string[];
-  stem: string;
-  norm: string;
-  words: string;
-  clause: number;
-  strict: boolean;
-}
-
-/** Verbs that, with "up" or "down", say a direction ("go up", "went down", "come down"). */
-const MOTION_VERBS: ReadonlySet<string> = new Set(['go', 'come', 'move', 'head', 'shoot', 'climb', 'creep']);
-
-/** The learner's words (and collocations) that can express ideas. */
-export interface PreparedMessage {
-  text: AnalyzedText;
-  candidates: Candidate[];
-  numbers: readonly number[];
-}
-
-export function prepareMessage(text: string | AnalyzedText): PreparedMessage {
-  const analyzed = typeof text === 'string' ? analyzeText(text) : text;
-  const candidates: Candidate[] = [];
-  for (const c of analyzed.collocations) {
-    const words = analyzed.words.slice(c.from, c.to + 1);
-    candidates.push({ lemmas: [c.lemma], stem: c.lemma, norm: c.lemma, words: words.map((w) => w.raw).join(' '), clause: words[0]!.clause, strict: false });
-  }
-  const numbers: number[] = [];
-  for (const [index, w] of analyzed.words.entries()) {
-    if (w.value !== null) numbers.push(w.value);
-    // A direction said with a function word: "more" / "less" / "fewer", or a verb of motion with
-    // "up" / "down" ("goes down" for "falls"). Directions express one another (key-ideas.ts).
-    const previous = analyzed.words[index - 1];
-    const particle = (w.norm === 'up' || w.norm === 'down') && previous !== undefined && previous.clause === w.clause && previous.lemmas.some((l) => MOTION_VERBS.has(l));
-    if (particle) {
-      candidates.push({ lemmas: [w.norm === 'up' ? 'rise' : 'fall'], stem: w.norm, norm: w.norm, words: `${previous.raw} ${w.raw}`, clause: w.clause, strict: false });
-      continue;
+function matchCompounds(ideas: readonly KeyIdea[], message: PreparedMessage, byIdea: Map<number, IdeaHit>, isFree: (c: Candidate) => boolean, use: (c: Candidate) => void): void {
+  const single = message.candidates.filter((c) => c.from === c.to);
+  ideas.forEach((a, i) => {
+    if (byIdea.has(i) || a.value !== null || !a.nextWord) return;
+    const { joined, joinedStem } = compoundsOf(a);
+    const found = single.find((c) => isFree(c) && (c.norm === joined || c.stem === joinedStem));
+    if (!found) return;
+    // The next word may be an idea of its own ("merge" + "sort"), said by the same word.
+    const b = ideas.findIndex((idea) => idea.position === a.position + 1 && idea.lemmas[0] === a.nextWord);
+    for (const index of b >= 0 && !byIdea.has(b) ? [i, b] : [i]) {
+      byIdea.set(index, { idea: ideas[index]!, words: found.words, relation: 'same', strength: 1, negated: candidateNegated(message, found), clause: found.clause, wordIndices: [found.from] });
     }
-    // Not in a comparison ("more … than"): which side is more is swapsComparison's to judge.
-    const compares = analyzed.words.some((other) => other.norm === 'than' && other.clause === w.clause);
-    if (w.functionWord && directionOf([w.norm]) !== 0 && !compares) {
-      candidates.push({ lemmas: [w.norm], stem: w.stem, norm: w.norm, words: w.raw, clause: w.clause, strict: false });
-      continue;
+    use(found);
+  });
+  ideas.forEach((idea, index) => {
+    if (byIdea.has(index) || idea.value !== null) return;
+    const { whole } = compoundsOf(idea);
+    // Only a word that starts the idea can start it written apart.
+    if (!single.some((c) => whole.startsWith(c.norm) && c.norm.length < whole.length)) return;
+    for (let k = 0; k + 1 < single.length; k++) {
+      const first = single[k]!;
+      const second = single[k + 1]!;
+      if (second.from !== first.to + 1 || !isFree(first) || !isFree(second) || first.norm + second.norm !== whole) continue;
+      byIdea.set(index, { idea, words: `${first.words} ${second.words}`, relation: 'same', strength: 1, negated: candidateNegated(message, first), clause: first.clause, wordIndices: [first.from, second.from] });
+      use(first);
+      use(second);
+      return;
     }
-    if (w.functionWord || w.lemmas.length === 0) continue;
-    const strict = w.value !== null || LIGHT_WORDS.has(w.norm);
-    candidates.push({ lemmas: w.lemmas, stem: w.stem, norm: w.norm, words: w.raw, clause: w.clause, strict });
-  }
-  return { text: analyzed, candidates, numbers: numbers.length ? numbers : emptyNumbers };
+  });
+}
+
+/** Shortest clipped word ("dict", "repo"). */
+export const CLIPPING_MIN_LENGTH = 4;
+
+/**
+ * A clipped word: the start of the idea's word, not a word of its own in general English
+ * ("dict" for "dictionary", "repo" for "repository"; not "form" for "formula").
+ */
+function isClipping(short: string, word: string): boolean {
+  if (short.length < CLIPPING_MIN_LENGTH || word.length < short.length + 3 || !word.startsWith(short) || !/^[a-z]+$/.test(short)) return false;
+  return lemmasOf(short).every((lemma) => wordNet().frequency(lemma) === 0);
 }
 
 function isTypo(a: string, b: string): boolean {
-  if (a.length < FUZZY_MIN_LENGTH || b.length < FUZZY_MIN_LENGTH || a[0] !== b[0] || /\d/.test(a + b)) return false;
+  // Single words only: "vitamin_a" is not a typo of "vitamin_c".
+  if (a.length < FUZZY_MIN_LENGTH || b.length < FUZZY_MIN_LENGTH || a[0] !== b[0] || /[\d_]/.test(a + b)) return false;
   return damerauLevenshtein(a, b, 1) <= 1;
 }
 
+const matchCache = new WeakMap<KeyIdea, Map<string, [Relation, number] | null>>();
+
+/** How a learner candidate expresses an idea, cached per idea (ideas are cached per point, candidates recur). */
 function matchIdea(idea: KeyIdea, candidate: Candidate): [Relation, number] | null {
-  if (idea.value !== null) return candidate.lemmas[0] === String(idea.value) ? ['same', 1] : null;
-  if (candidate.stem === idea.stem || candidate.lemmas.some((l) => idea.lemmas.includes(l))) return ['same', 1];
+  let known = matchCache.get(idea);
+  if (!known) matchCache.set(idea, (known = new Map()));
+  const cached = known.get(candidate.key);
+  if (cached !== undefined) return cached;
+  const result = computeMatch(idea, candidate);
+  if (known.size > 2_000) known.clear();
+  known.set(candidate.key, result);
+  return result;
+}
+
+function computeMatch(idea: KeyIdea, candidate: Candidate): [Relation, number] | null {
+  if (idea.value !== null) {
+    if (candidate.lemmas[0] !== String(idea.value)) return null;
+    // "above 7" for "below 7": the same number, the other bound.
+    return idea.comparator && candidate.comparator && idea.comparator !== candidate.comparator ? ['antonym', 1] : ['same', 1];
+  }
+  // "-cos x" for "cos x": the same word with the other sign.
+  if (candidate.stem === idea.stem || candidate.lemmas.some((l) => idea.lemmas.includes(l))) return Boolean(candidate.minus) === Boolean(idea.minus) ? ['same', 1] : ['antonym', 1];
   if (isTypo(candidate.norm, idea.lemmas[0]!)) return ['same', 0.95];
+  if (isClipping(candidate.norm, idea.lemmas[0]!)) return ['same', 0.9];
   if (idea.strict || candidate.strict) return null;
   let best: [Relation, number] | null = null;
   for (const learnerLemma of candidate.lemmas) {
@@ -257,94 +189,123 @@ function matchIdea(idea: KeyIdea, candidate: Candidate): [Relation, number] | nu
       if (r && (!best || r[1] > best[1])) best = r;
     }
   }
-  return best;
-}
-
-/** A learner word that stands where `idea` should be: its sister/cousin, or of the opposite direction. */
-function substituteFor(idea: KeyIdea, free: readonly Candidate[]): string | null {
-  if (idea.value !== null || idea.strict) return null;
-  const wn = wordNet();
-  const direction = directionOf(idea.lemmas);
-  for (const c of free) {
-    if (direction !== 0 && directionOf(c.lemmas) === -direction) return c.words;
-    for (const l of c.lemmas) for (const i of idea.lemmas) if (areSisters(wn, l, i)) return c.words;
+  if (best) return best;
+  // Saying what a word means instead of the word: "can't be changed" for "immutable".
+  if (idea.parts) return null;
+  for (const learnerLemma of candidate.lemmas) {
+    for (const ideaLemma of idea.lemmas) {
+      const r = definitionRelation(learnerLemma, ideaLemma, idea.specificity);
+      if (r) return r;
+    }
   }
   return null;
 }
 
-/**
- * "A is less … than B" said as "B is less … than A": the two sides of a comparison swapped,
- * unless the comparative itself is reversed too ("more" for "less").
- */
-function swapsComparison(content: string, message: PreparedMessage, hits: readonly IdeaHit[]): boolean {
-  if (hits.length === 0) return false;
-  const point = analyzeTextCached(content);
-  const pointThan = point.words.findIndex((w) => w.norm === 'than');
-  const learnerThan = message.text.words.findIndex((w) => w.norm === 'than');
-  if (pointThan < 0 || learnerThan < 0) return false;
-  // The thing compared against: the first word after "than" that is not an article.
-  const after = (words: readonly AnalyzedWord[], than: number) => words.slice(than + 1).find((w) => !['the', 'a', 'an', 'that', 'of'].includes(w.norm));
-  const same = (a: AnalyzedWord, b: AnalyzedWord) => a.stem === b.stem || a.lemmas.some((l) => b.lemmas.includes(l));
-  const pointOther = after(point.words, pointThan);
-  const learnerOther = after(message.text.words, learnerThan);
-  if (!pointOther || !learnerOther || same(pointOther, learnerOther)) return false;
-  const learnerBefore = message.text.words.slice(0, learnerThan);
-  const pointBefore = point.words.slice(0, pointThan);
-  if (!learnerBefore.some((w) => same(w, pointOther)) || !pointBefore.some((w) => same(w, learnerOther))) return false;
-  // Swapped sides with the comparative reversed too ("more" for "less") say the same thing.
-  const comparative = (words: readonly AnalyzedWord[], than: number) => directionOf(words.slice(Math.max(0, than - 4), than).flatMap((w) => [w.norm, ...w.lemmas]));
-  return comparative(point.words, pointThan) === comparative(message.text.words, learnerThan);
+/** True when a clause of the learner's that says something of the point has a verb of its own, or an "=" or an arrow. */
+function saysRelation(message: PreparedMessage, hits: readonly IdeaHit[]): boolean {
+  const wn = wordNet();
+  const words = message.text.words;
+  const clauses = new Set(hits.map((hit) => hit.clause));
+  const used = new Set(hits.flatMap((hit) => hit.wordIndices));
+  const first = Math.min(...used);
+  const last = Math.max(...used);
+  return words.some((w, index) => {
+    if (!clauses.has(w.clause)) return false;
+    if (index > 0 && /[=→>]/.test(w.gap)) return true;
+    if (FINITE_FORMS.has(w.norm) || isFiniteVerb(wn, w) || (!w.functionWord && mostlyVerb(wn, w))) return true;
+    // A word the lexicon does not know between two of the point's ("adverbs descibe verbs") gets the benefit of the doubt.
+    return index > first && index < last && !used.has(index) && /^[a-z]{4,}$/.test(w.norm) && w.lemmas.every((l) => !wn.has(l));
+  });
 }
 
-const analysisCache = new Map<string, AnalyzedText>();
-function analyzeTextCached(content: string): AnalyzedText {
-  let analyzed = analysisCache.get(content);
-  if (!analyzed) {
-    analyzed = analyzeText(content);
-    if (analysisCache.size > 5_000) analysisCache.clear();
-    analysisCache.set(content, analyzed);
+/** The points a point is matched among: how many of them share each idea. */
+export interface PointSet {
+  /** Points of the set whose ideas include this one (at least 1). */
+  frequencyOf(idea: KeyIdea): number;
+}
+
+function ideaKey(idea: KeyIdea): string {
+  return idea.value !== null ? `#${idea.value}` : idea.lemmas.at(-1)!;
+}
+
+/** Document frequencies of the ideas of `contents` (the points evaluated together). */
+export function pointSetOf(contents: readonly string[]): PointSet {
+  const counts = new Map<string, number>();
+  for (const content of new Set(contents)) {
+    const keys = new Set<string>();
+    for (const idea of keyIdeasOf(content)) for (const key of [ideaKey(idea), ...idea.lemmas]) keys.add(key);
+    for (const key of keys) counts.set(key, (counts.get(key) ?? 0) + 1);
   }
-  return analyzed;
+  return { frequencyOf: (idea) => Math.max(1, counts.get(ideaKey(idea)) ?? 1) };
+}
+
+export interface MatchOptions {
+  /** The set the point is matched among, for its IDF; without it every idea counts as its own. */
+  set?: PointSet;
 }
 
 /** How well a prepared learner message covers a point, with the recall decision. */
-export function matchPoint(message: PreparedMessage, content: string): PointMatch {
+export function matchPoint(message: PreparedMessage, content: string, options: MatchOptions = {}): PointMatch {
   const ideas = keyIdeasOf(content);
+  const weights = new Map(ideas.map((idea) => [idea, idea.weight / (1 + IDF_STRENGTH * Math.log(options.set?.frequencyOf(idea) ?? 1))]));
+  const weightOf = (idea: KeyIdea) => weights.get(idea) ?? idea.weight;
   // Every (idea, learner word) pair that matches, strongest first; each learner word then
   // expresses one idea only, so "energy" cannot stand for both "energy" and "chemical energy".
-  const pairs: Array<IdeaHit & { ideaIndex: number; candidate: number }> = [];
+  const pairs: Array<Omit<IdeaHit, 'clause' | 'wordIndices'> & { ideaIndex: number; candidate: number }> = [];
   ideas.forEach((idea, ideaIndex) => {
     message.candidates.forEach((c, candidate) => {
       const r = matchIdea(idea, c);
       if (!r) return;
-      const negated = (message.text.negatedClauses[c.clause] ?? false) !== (r[0] === 'antonym');
+      const negated = candidateNegated(message, c) !== (r[0] === 'antonym' || r[0] === 'negative-definition');
       pairs.push({ idea, words: c.words, relation: r[0], strength: r[1], negated, ideaIndex, candidate });
     });
   });
   pairs.sort((a, b) => b.strength - a.strength || Number(a.negated !== a.idea.negated) - Number(b.negated !== b.idea.negated) || a.ideaIndex - b.ideaIndex || a.candidate - b.candidate);
   const byIdea = new Map<number, IdeaHit>();
+  // Words, not candidates, are used up: "opportunity cost" said as a collocation leaves no "cost" to stand for "value".
   const usedWords = new Set<number>();
+  const isFree = (c: Candidate) => {
+    for (let i = c.from; i <= c.to; i++) if (usedWords.has(i)) return false;
+    return true;
+  };
+  const use = (c: Candidate) => {
+    for (let i = c.from; i <= c.to; i++) usedWords.add(i);
+  };
   for (const pair of pairs) {
-    if (byIdea.has(pair.ideaIndex) || usedWords.has(pair.candidate)) continue;
-    byIdea.set(pair.ideaIndex, { idea: pair.idea, words: pair.words, relation: pair.relation, strength: pair.strength, negated: pair.negated });
-    usedWords.add(pair.candidate);
+    const candidate = message.candidates[pair.candidate]!;
+    if (byIdea.has(pair.ideaIndex) || !isFree(candidate)) continue;
+    byIdea.set(pair.ideaIndex, { idea: pair.idea, words: pair.words, relation: pair.relation, strength: pair.strength, negated: pair.negated, clause: candidate.clause, wordIndices: indicesOf(candidate) });
+    use(candidate);
   }
   // A collocation not said whole can be said in its own words ("stored chemically" for
-  // "chemical energy"): 0.9 × the share of its words expressed, without using the words up.
+  // "chemical energy"): 0.9 × the share of its words expressed. A word may serve a whole idea and
+  // such a part ("energy"), but one part only ("left" is not both "left atrium" and "left ventricle").
+  const usedByParts = new Set<Candidate>();
   ideas.forEach((idea, index) => {
     if (byIdea.has(index) || !idea.parts || idea.parts.length === 0) return;
     const found = idea.parts.map((part) => {
       for (const c of message.candidates) {
+        if (usedByParts.has(c)) continue;
         const r = matchIdea(part, c);
         if (r && r[0] !== 'antonym' && r[1] >= 0.85) return c;
       }
       return null;
     });
+    for (const c of found) if (c) usedByParts.add(c);
+    const partsSaid = idea.parts.filter((_, k) => found[k] !== null);
     const said = found.filter((c): c is Candidate => c !== null);
     if (said.length === 0) return;
-    const negated = message.text.negatedClauses[said[0]!.clause] ?? false;
-    byIdea.set(index, { idea, words: said.map((c) => c.words).join(' … '), relation: 'same', strength: (0.9 * said.length) / idea.parts.length, negated });
+    const negated = candidateNegated(message, said[0]!);
+    byIdea.set(index, { idea, words: said.map((c) => c.words).join(' … '), relation: 'same', strength: (0.9 * said.length) / idea.parts.length, negated, clause: said[0]!.clause, wordIndices: said.flatMap(indicesOf), partsSaid });
   });
+  // A definition is weak evidence: it counts only in a clause that says something else of the point.
+  for (const [index, hit] of byIdea) {
+    if (hit.relation !== 'definition' && hit.relation !== 'negative-definition') continue;
+    const corroborated = [...byIdea.values()].some((other) => other !== hit && other.clause === hit.clause && other.relation !== 'definition' && other.relation !== 'negative-definition');
+    if (!corroborated) byIdea.delete(index);
+  }
+  // A compound written as one word or as two: "mergesort" for "merge sort", "semi colon" for "semicolon".
+  matchCompounds(ideas, message, byIdea, isFree, use);
   // A word that already expresses another idea of the point ("keeps moving" for "in motion")
   // is not also the opposite of one ("stays"): such an antonym reading is dropped.
   const agreeingWords = new Set([...byIdea.values()].filter((hit) => hit.relation !== 'antonym').map((hit) => hit.words.toLowerCase()));
@@ -356,42 +317,21 @@ export function matchPoint(message: PreparedMessage, content: string): PointMatc
     if (hit) hits.push(hit);
     else missing.push(idea);
   });
-  const total = ideas.reduce((sum, idea) => sum + idea.weight, 0);
-  const coverage = total === 0 ? 0 : hits.reduce((sum, hit) => sum + hit.idea.weight * hit.strength, 0) / total;
+  const total = ideas.reduce((sum, idea) => sum + weightOf(idea), 0);
+  const coverage = total === 0 ? 0 : hits.reduce((sum, hit) => sum + weightOf(hit.idea) * hit.strength, 0) / total;
 
-  let conflict: string | null = null;
-  // An antonym ("shortest" for "longest", "raising" for "lowering") contradicts the idea it
-  // stands for unless its own clause is negated too; plain negation is weighed over the ideas.
-  const opposed = hits.filter((h) => h.relation === 'antonym' && h.negated !== h.idea.negated);
-  const agree = hits.filter((h) => h.negated === h.idea.negated).reduce((s, h) => s + h.idea.weight, 0);
-  const disagree = hits.filter((h) => h.negated !== h.idea.negated).reduce((s, h) => s + h.idea.weight, 0);
-  if (opposed.length > 0) conflict = `says the opposite (${opposed.map((h) => `"${h.words}" for "${h.idea.surface}"`).join(', ')})`;
-  else if (hits.length > 0 && disagree > 0 && disagree >= agree) conflict = 'negates what the point states';
-  const numberIdeas = ideas.filter((idea) => idea.value !== null);
-  const numberHit = numberIdeas.length === 0 || hits.some((h) => h.idea.value !== null);
-  if (!conflict && !numberHit && message.numbers.length > 0 && hits.length > 0) {
-    conflict = `gives a different number (${message.numbers.join(', ')} instead of ${numberIdeas.map((i) => i.surface).join(', ')})`;
-  }
-  if (!conflict && hits.length > 0) {
-    // Only words of the clauses that speak about this point can stand in for one of its ideas.
-    const clauses = new Set<number>();
-    const used = new Set<string>();
-    for (const hit of hits) for (const c of message.candidates) if (hit.words.split(' … ').includes(c.words)) {
-      clauses.add(c.clause);
-      used.add(c.words);
-    }
-    const free = message.candidates.filter((c) => clauses.has(c.clause) && !used.has(c.words) && !c.strict);
-    const weak = [...missing, ...hits.filter((h) => h.strength < 0.85).map((h) => h.idea)];
-    for (const idea of weak) {
-      const substitute = substituteFor(idea, free);
-      if (substitute) {
-        conflict = `says "${substitute}" where the point has "${idea.surface}"`;
-        break;
-      }
-    }
-  }
-  if (!conflict && swapsComparison(content, message, hits)) conflict = 'reverses the comparison';
-  const recalled = conflict === null && numberHit && coverage >= RECALL_COVERAGE && hits.length >= Math.min(2, ideas.length);
+  // A point the message hardly touches cannot be contradicted by it, nor recalled: no need to look.
+  const conflict = hits.length === 0 || coverage < NEAR_MISS_COVERAGE ? null : conflictOf(content, message, ideas, hits, missing, weightOf);
+  const coreCount = ideas.filter((idea) => idea.role === 'core').length || ideas.length;
+  // Naming what the point is about is not saying what it says: its predicate must be there too.
+  const predicate = ideas.filter((idea) => idea.role === 'core' && !idea.subject);
+  const predicateWeight = predicate.reduce((sum, idea) => sum + weightOf(idea), 0);
+  const predicateSaid = hits.filter((hit) => hit.idea.role === 'core' && !hit.idea.subject).reduce((sum, hit) => sum + weightOf(hit.idea) * hit.strength, 0);
+  const statesPredicate = predicate.length === 0 || predicate.length === ideas.filter((idea) => idea.role === 'core').length || predicateSaid >= PREDICATE_COVERAGE * predicateWeight;
+  // A point that relates its words by a verb is said as a statement, not as a list of its nouns ("mitochondria and ATP?").
+  const relates = !ideas.some((idea) => idea.verb) || hits.some((hit) => hit.idea.verb) || saysRelation(message, hits);
+  const recalled = conflict === null && statesPredicate && relates && coverage >= RECALL_COVERAGE && hits.length >= Math.min(2, coreCount);
   const nearMiss = !recalled && hits.length > 0 && (coverage >= NEAR_MISS_COVERAGE || conflict !== null);
-  return { ideas, hits, missing, coverage, conflict, recalled, nearMiss };
+  const missingCore = missing.filter((idea) => idea.role === 'core').sort((a, b) => weightOf(b) - weightOf(a));
+  return { ideas, hits, missing, missingCore, coverage, conflict, recalled, nearMiss };
 }

@@ -21,7 +21,7 @@ const ids = (r: ReturnType<typeof evaluateOffline>) => r.recalledPoints.map((p) 
 describe('evaluateOffline — what counts as recalled', () => {
   it('recalls a tentative answer with other word forms that covers most key ideas', () => {
     const r = evaluate('I think the mitochondrion produce ATP?');
-    expect(r.recalledPoints).toEqual([{ id: points.mitochondria.id, confidence: 0.86, observation: 'expressed 3 of 4 key ideas: mitochondria, produce, ATP' }]);
+    expect(r.recalledPoints).toEqual([{ id: points.mitochondria.id, confidence: 0.85, observation: 'expressed 3 of 4 key ideas: mitochondria, produce, ATP' }]);
   });
 
   it('recalls a paraphrase in other words and word forms', () => {
@@ -191,5 +191,36 @@ describe('answers as the engine stores them (plain text)', () => {
       ],
     });
     expect(right.recalledPoints).toEqual([expect.objectContaining({ id: 'p-probe', confidence: CHOICE_CONFIDENCE_CAP })]);
+  });
+});
+
+describe('evaluateOffline — cores, cards and feedback (issue 28)', () => {
+  const evaluateOne = (point: { content: string; context: string | null }, learner: string) =>
+    evaluateOffline({ points: [{ id: 'p1', ...point }], recentMessages: [{ role: 'learner', content: learner }], mode: 'recall' });
+
+  it('recalls the core said without its detail, and names the missing core words of a near miss', () => {
+    const rome = { content: 'The Western Roman Empire fell in 476 AD when Odoacer deposed Romulus Augustulus.', context: null };
+    expect(evaluateOne(rome, 'the western roman empire fell in 476').recalledPoints.map((p) => p.id)).toEqual(['p1']);
+    const near = evaluateOne(rome, 'the Western Roman Empire fell');
+    expect(near.recalledPoints).toEqual([]);
+    const missing = /missing ([^.]*)\./.exec(near.feedback)?.[1];
+    expect(missing).toMatch(/^476/);
+    expect(missing).not.toContain('Odoacer');
+  });
+
+  it('names the contradiction in the feedback', () => {
+    const r = evaluateOne({ content: 'Binary search requires the list to be sorted.', context: null }, 'binary search does not require the list to be sorted');
+    expect(r.recalledPoints).toEqual([]);
+    expect(r.feedback).toContain('Contradiction on "Binary search requires the list to be sorted.": the learner negates what the point states');
+  });
+
+  it('recalls a card by its answer, unless the message says something else of its question or is about something else', () => {
+    const scurvy = { content: 'scurvy', context: 'Vitamin C deficiency' };
+    expect(evaluateOne(scurvy, "it's scurvy").recalledPoints.map((p) => p.id)).toEqual(['p1']);
+    expect(evaluateOne(scurvy, 'vitamin A deficiency causes scurvy').recalledPoints).toEqual([]);
+    const canberra = { content: 'Canberra', context: 'Capital of Australia' };
+    expect(evaluateOne(canberra, 'the capital of Australia is definitely not Canberra').recalledPoints).toEqual([]);
+    expect(evaluateOne(canberra, "I'm flying to Canberra next week for work actually").recalledPoints).toEqual([]);
+    expect(evaluateOne(canberra, 'Canberra, my aunt lives there').recalledPoints.map((p) => p.id)).toEqual(['p1']);
   });
 });

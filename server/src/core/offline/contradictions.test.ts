@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { matchPoint, prepareMessage } from './idea-match';
+
+const match = (content: string, message: string) => matchPoint(prepareMessage(message), content);
+
+/**
+ * The explicit model of contradiction (issue 28, contradictions.ts): each row covers most of its
+ * point — it would be recalled on coverage alone — and says something else.
+ */
+describe('a message that says something else is never recalled, and the feedback says why', () => {
+  it.each([
+    // an opposite: antonym, direction, negative prefix, the other bound of a number, the other sign
+    ['The Nile is the longest river in Africa.', 'the Nile is the shortest river in Africa', /says the opposite/],
+    ['Salt slows down yeast activity and strengthens gluten.', 'salt speeds up yeast activity and strengthens gluten', /says the opposite/],
+    ['Binary search finds an item in a sorted list in O(log n) time.', 'binary search finds an item in an unsorted list in log n time', /says the opposite/],
+    ['A solution with a pH below 7 is acidic.', 'a solution with a pH above 7 is acidic', /says the opposite/],
+    ['The derivative of sin x is cos x.', 'the derivative of sin x is -cos x', /says the opposite/],
+    // a negation, weighed per clause; the subject before the verb is never under it
+    ['Binary search requires the list to be sorted.', 'binary search does not require the list to be sorted', /negates/],
+    ['Python lists are mutable, but tuples are immutable.', 'python lists are not mutable, but tuples are immutable', /negates/],
+    ['Seasons happen because the axis of the Earth is tilted.', 'seasons happen because the axis of the Earth is not tilted', /negates/],
+    ['Mitosis produces two daughter cells that are genetically identical to the parent cell.', 'it is not true that mitosis produces two daughter cells genetically identical to the parent', /negates/],
+    ['Augustus became the first Roman emperor in 27 BC.', 'Julius Caesar was the first Roman emperor, not Augustus', /negates/],
+    // another number where the point's is not said
+    ['The French Revolution began in 1789.', 'the French Revolution began in 1790', /different number \(1790/],
+    ['The Danube flows through more countries than any other river, ten in all.', 'the Danube flows through more countries than any other river, nine in all', /different number \(9/],
+    // a substitute of the same kind: a sister term, another subject, one word said as another
+    ['Hamlet is a tragedy about a prince seeking revenge.', 'Hamlet is a comedy about a prince seeking revenge', /comedy/],
+    ['Romeo and Juliet is set in Verona.', 'Romeo and Juliet is set in Venice', /Venice/],
+    ['The Nile is the longest river in Africa.', 'the Danube is the longest river in Africa', /Danube/],
+    ['Acids release hydrogen ions when they dissolve in water.', 'acids release air ions when they dissolve in water', /says "air" where the point has "hydrogen"/],
+    ['git pull is a git fetch followed by a merge.', 'git pull is a git fetch followed by a rebase', /says "rebase" where the point has "merge"/],
+    // a comparison, an order, a relation said the other way round
+    ['The median is less affected by outliers than the mean.', 'The mean is less affected by outliers than the median', /reverses the comparison/],
+    ['The Amazon carries more water than any other river.', 'the Amazon carries less water than the Nile', /reverses the comparison/],
+    ['Memory declines quickly at first and then more slowly.', 'memory declines slowly at first and then quickly', /puts "slowly" before "quickly"/],
+    ['Mitochondria produce most of the ATP of the cell through aerobic respiration.', 'ATP produces the mitochondria through aerobic respiration', /swaps who does what/],
+    ['The right ventricle pumps blood to the lungs.', 'the lungs pump blood to the right ventricle', /swaps who does what/],
+    // what goes with what, swapped between two statements or two contrasted clauses
+    ['Baking soda needs an acid to react, while baking powder already contains its own acid.', 'baking powder needs an acid to react, while baking soda already contains its own acid', /swaps what goes with what/],
+    ['Python lists are mutable, but tuples are immutable.', 'tuples are mutable and lists are immutable', /swaps what goes with what/],
+    ['A solution with a pH below 7 is acidic, and one above 7 is alkaline.', 'a pH above 7 means the solution is acidic', /swaps what goes with what/],
+  ])('%s ← "%s"', (content, message, reason) => {
+    const m = match(content, message);
+    expect(m.recalled).toBe(false);
+    expect(m.conflict).toMatch(reason);
+  });
+});
+
+describe('what the model leaves alone: the same thing said another way (issue 28)', () => {
+  it.each([
+    // a passive keeps the roles; a comparison turned round with its comparative says the same
+    ['Mitochondria produce most of the ATP of the cell through aerobic respiration.', 'most of the ATP of the cell is produced by the mitochondria through aerobic respiration'],
+    ['The median is less affected by outliers than the mean.', 'outliers change the mean more than the median'],
+    // a negation of the subject clause only, a negation the point has too, a clause on the contrary case
+    ['Correlation does not prove causation.', "correlation doesn't prove causation"],
+    ['Recursion is when a function calls itself, and it needs a base case to stop.', 'a recursive function calls itself and must have a base case, otherwise it never stops'],
+    ['Canberra is the capital of Australia, not Sydney.', 'the capital of Australia is Canberra rather than Sydney'],
+    // two statements said in their own order, each with its own subject
+    ['Python lists are mutable, but tuples are immutable.', 'tuples are immutable, while lists are mutable'],
+    // a negated gerund ends at its verb
+    ['Vitamin A deficiency causes night blindness.', 'not getting enough vitamin A causes night blindness'],
+  ])('%s ← "%s"', (content, message) => {
+    expect(match(content, message)).toMatchObject({ recalled: true, conflict: null });
+  });
+});
