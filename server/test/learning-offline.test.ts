@@ -106,6 +106,8 @@ describe('learning sessions with the offline tutor', () => {
       topic: 'Fractions',
       audience: 'Grade 3',
       objectives: ['Name halves and quarters'],
+      prerequisites: [],
+      misconceptions: [],
       teachingApproach: 'Folding paper.',
       allowExtension: true,
       allowBacktrack: false,
