@@ -33,6 +33,7 @@ describe('a message that says something else is never recalled, and the feedback
     // a comparison, an order, a relation said the other way round
     ['The median is less affected by outliers than the mean.', 'The mean is less affected by outliers than the median', /reverses the comparison/],
     ['The Amazon carries more water than any other river.', 'the Amazon carries less water than the Nile', /reverses the comparison/],
+    ['Reviews spread out over days keep a memory longer than the same reviews crammed together.', 'reviews crammed together keep a memory longer than the same reviews spread out over days', /reverses the comparison/],
     ['Memory declines quickly at first and then more slowly.', 'memory declines slowly at first and then quickly', /puts "slowly" before "quickly"/],
     ['Mitochondria produce most of the ATP of the cell through aerobic respiration.', 'ATP produces the mitochondria through aerobic respiration', /swaps who does what/],
     ['The right ventricle pumps blood to the lungs.', 'the lungs pump blood to the right ventricle', /swaps who does what/],
@@ -52,6 +53,8 @@ describe('what the model leaves alone: the same thing said another way (issue 28
     // a passive keeps the roles; a comparison turned round with its comparative says the same
     ['Mitochondria produce most of the ATP of the cell through aerobic respiration.', 'most of the ATP of the cell is produced by the mitochondria through aerobic respiration'],
     ['The median is less affected by outliers than the mean.', 'outliers change the mean more than the median'],
+    // the point word for word, with a word ("reviews") on both sides of "than" (the shipped sample set)
+    ['Reviews spread out over days keep a memory longer than the same reviews crammed together', 'Reviews spread out over days keep a memory longer than the same reviews crammed together'],
     // a negation of the subject clause only, a negation the point has too, a clause on the contrary case
     ['Correlation does not prove causation.', "correlation doesn't prove causation"],
     ['Recursion is when a function calls itself, and it needs a base case to stop.', 'a recursive function calls itself and must have a base case, otherwise it never stops'],

@@ -190,13 +190,18 @@ function comparisonConflict(content: string, message: PreparedMessage, hits: rea
   // The words both say, each on its side of "than" in each: one that changed sides swaps the comparison.
   const same = (a: AnalyzedWord, b: AnalyzedWord) => a.stem === b.stem || a.lemmas.some((l) => b.lemmas.includes(l));
   const clauseOf = (words: readonly AnalyzedWord[], than: number) => words.filter((w) => w.clause === words[than]!.clause && !w.functionWord && !LIGHT_WORDS.has(w.norm));
+  // A word said on both sides of "than" ("reviews spread out … than the same reviews crammed")
+  // tells nothing about which side is which, in either text: only words on one side count.
+  const sidesOf = (words: readonly AnalyzedWord[], than: number, word: AnalyzedWord) => new Set(clauseOf(words, than).filter((w) => same(w, word)).map((w) => words.indexOf(w) < than));
   let shared = 0;
   let swapped = false;
   for (const p of clauseOf(point, pointThan)) {
-    const l = clauseOf(learner, learnerThan).find((w) => same(w, p));
-    if (!l) continue;
+    const learnerSides = sidesOf(learner, learnerThan, p);
+    if (learnerSides.size === 0) continue;
     shared += 1;
-    if ((point.indexOf(p) < pointThan) !== (learner.indexOf(l) < learnerThan)) swapped = true;
+    const pointSides = sidesOf(point, pointThan, p);
+    if (pointSides.size !== 1 || learnerSides.size !== 1) continue;
+    if (pointSides.has(true) !== learnerSides.has(true)) swapped = true;
   }
   if (shared === 0) return null;
   // Swapped sides with the comparative reversed too ("more" for "less") say the same thing.

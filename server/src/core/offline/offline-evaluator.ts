@@ -188,7 +188,9 @@ export function evaluateOffline(input: EvaluationInput): EvaluationResult {
 
   const evidence = latestLearnerEvidence(input.recentMessages);
   // A question is answered, never graded (issue 15); only chat can be one — a widget answer is an answer.
-  if (evidence?.source === 'chat' && classifyLearnerMessage(evidence.text) === 'question') {
+  // So is a point still to recall said word for word, even one that reads like a reply ("K", potassium's symbol, is also "ok").
+  const saysAPoint = evidence !== null && points.some((point) => normalizeText(point.content) === normalizeText(evidence.text));
+  if (evidence?.source === 'chat' && !saysAPoint && classifyLearnerMessage(evidence.text) === 'question') {
     return { recalledPoints: [], feedback: input.mode === 'rabbithole' ? '' : QUESTION_FEEDBACK, messageKind: 'question' };
   }
   const text = prepareMessage(evidence?.text ?? '');
@@ -207,11 +209,13 @@ export function evaluateOffline(input: EvaluationInput): EvaluationResult {
     if (viaChoice && choiceOptionsOf(input, evidence.toolCallId)?.some((option) => normalizeText(option) === normalizeText(s.point.content))) {
       return pickedOwnWording(s.point) || s.match.recalled;
     }
-    return s.match.recalled;
+    // The point word for word is recalled even where it has no key idea to weigh ("K", a card's one-letter answer).
+    return s.match.recalled || (evidence?.source === 'chat' && pickedOwnWording(s.point));
   });
   const recalledIds = new Set(recalled.map((s) => s.point.id));
 
   const recalledPoints: RecalledPoint[] = recalled.map((s) => {
+    if (evidence?.source === 'chat' && pickedOwnWording(s.point)) return { id: s.point.id, confidence: 1, observation: 'said the point word for word' };
     const confidence = confidenceFromCoverage(s.match.coverage);
     return {
       id: s.point.id,
