@@ -1,88 +1,24 @@
-import { Limits, UpdateRecallSetBody, type RecallPointInput } from '@tutorloop/shared';
+import { Limits } from '@tutorloop/shared';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useStore } from 'zustand';
 import { useDocumentTitle } from '../hooks/use-document-title';
 import { navigate } from '../hooks/use-route';
 import { http } from '../services';
-import {
-  fieldErrorsFromIssues,
-  fieldErrorsFromServer,
-  firstErrorField,
-  formField,
-  type FieldErrors,
-  type FieldIssue,
-} from '../store/form-errors';
+import { formField, type FieldErrors } from '../store/form-errors';
+import { createRecallSetEditorStore, fieldLabel } from '../store/recall-set-editor-store';
 
-interface PointDraft {
-  /** React key; stable while editing. */
-  key: string;
-  /** The stored point's id, kept on save so its review schedule is kept. */
-  id?: string;
-  content: string;
-  context: string;
-}
-
-let nextKey = 0;
-function newDraft(fields: Partial<Omit<PointDraft, 'key'>> = {}): PointDraft {
-  nextKey += 1;
-  return { key: `point-${nextKey}`, content: '', context: '', ...fields };
-}
-
-/** The element id of a field, which is also its key in the errors: `set-name`, `point-3-content`. */
-function fieldIdOf(points: readonly PointDraft[], path: ReadonlyArray<PropertyKey>): string | null {
-  const [field, index, part] = path;
-  if (field === 'name') return 'set-name';
-  if (field === 'description') return 'set-description';
-  if (field === 'points' && typeof index === 'number' && points[index]) {
-    return `${points[index].key}-${part === 'context' ? 'context' : 'content'}`;
-  }
-  return null;
-}
-
-/** What each field is called in the summary above the Save button. */
-function fieldLabel(points: readonly PointDraft[], fieldId: string): string {
-  if (fieldId === 'set-name') return 'Name';
-  if (fieldId === 'set-description') return 'Description';
-  const index = points.findIndex((point) => fieldId.startsWith(`${point.key}-`));
-  if (index < 0) return '';
-  return fieldId.endsWith('-context') ? `Point ${index + 1}, context` : `Point ${index + 1}`;
-}
-
-/** Creates a recall set (no `recallSetId`) or edits one. */
+/** Creates a recall set (no `recallSetId`) or edits one; the draft, its checks and the save live in the store. */
 export function RecallSetEditorPage({ recallSetId }: { recallSetId?: string }) {
   const editing = recallSetId !== undefined;
-  const [name, setName] = useState('');
-  const [description, setDescription] = useState('');
-  const [points, setPoints] = useState<PointDraft[]>(() => (editing ? [] : [newDraft()]));
-  const [loading, setLoading] = useState(editing);
-  const [loadError, setLoadError] = useState<string | null>(null);
-  // One plain message per field, shown under it (issue 18: clear errors, nothing dropped).
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [saving, setSaving] = useState(false);
+  // One store per editor: the page is keyed by the set, so a new set or another set gets a fresh draft.
+  const [store] = useState(() => createRecallSetEditorStore(http, recallSetId));
+  const { status, loadError, name, description, points, errors, saving } = useStore(store);
   const focusPointKey = useRef<string | null>(null);
   useDocumentTitle(editing ? 'Edit recall set' : 'New recall set');
 
   useEffect(() => {
-    if (!recallSetId) return undefined;
-    let cancelled = false;
-    setLoading(true);
-    void http.getRecallSet(recallSetId).then((result) => {
-      if (cancelled) return;
-      setLoading(false);
-      if (!result.ok) {
-        setLoadError(result.error.message);
-        return;
-      }
-      setName(result.value.name);
-      setDescription(result.value.description ?? '');
-      const loaded = [...result.value.points]
-        .sort((a, b) => a.position - b.position)
-        .map((point) => newDraft({ id: point.id, content: point.content, context: point.context ?? '' }));
-      setPoints(loaded.length > 0 ? loaded : [newDraft()]);
-    });
-    return () => {
-      cancelled = true;
-    };
-  }, [recallSetId]);
+    void store.getState().load();
+  }, [store]);
 
   useEffect(() => {
     if (!focusPointKey.current) return;
@@ -90,75 +26,18 @@ export function RecallSetEditorPage({ recallSetId }: { recallSetId?: string }) {
     focusPointKey.current = null;
   }, [points]);
 
-  function updatePoint(key: string, fields: Partial<PointDraft>) {
-    setPoints((current) => current.map((point) => (point.key === key ? { ...point, ...fields } : point)));
-  }
-
   function addPoint() {
-    const draft = newDraft();
-    focusPointKey.current = draft.key;
-    setPoints((current) => [...current, draft]);
-  }
-
-  function removePoint(key: string) {
-    setPoints((current) => current.filter((point) => point.key !== key));
-    setErrors((current) => Object.fromEntries(Object.entries(current).filter(([fieldId]) => !fieldId.startsWith(`${key}-`))));
-  }
-
-  function show(issues: FieldErrors) {
-    // A blank point is flagged where it is, never dropped silently.
-    const worded = Object.fromEntries(
-      Object.entries(issues).map(([field, message]) => [
-        field,
-        field.endsWith('-content') && message === 'This cannot be empty.' ? 'This point is empty: write it, or remove the row.' : message,
-      ]),
-    );
-    setErrors(worded);
-    const order = ['set-name', 'set-description', ...points.flatMap((point) => [`${point.key}-content`, `${point.key}-context`])];
-    const first = firstErrorField(worded, order);
-    if (first && first !== formField) document.getElementById(first)?.focus();
-  }
-
-  function clearError(fieldId: string) {
-    if (errors[fieldId] === undefined) return;
-    setErrors(({ [fieldId]: _removed, ...rest }) => rest);
+    focusPointKey.current = store.getState().addPoint();
   }
 
   async function handleSubmit(event: FormEvent) {
     event.preventDefault();
-    if (saving) return;
-    // Every row is sent, so a blank one comes back as a problem of that row.
-    const pointInputs: RecallPointInput[] = points.map((point) => ({
-        ...(point.id !== undefined && { id: point.id }),
-        content: point.content.trim(),
-        ...(point.context.trim() && { context: point.context.trim() }),
-      }));
-    const body = {
-      name: name.trim(),
-      ...(description.trim() ? { description: description.trim() } : editing ? { description: '' } : {}),
-      points: pointInputs,
-    };
-    // The shared schema gives the same messages as the server, without the round trip.
-    const checked = UpdateRecallSetBody.required({ name: true }).safeParse(body);
-    const fieldOf = (path: ReadonlyArray<PropertyKey>) => fieldIdOf(points, path);
-    if (!checked.success) {
-      show(fieldErrorsFromIssues(checked.error.issues as FieldIssue[], fieldOf));
-      return;
-    }
-    setErrors({});
-    setSaving(true);
-    const result = recallSetId
-      ? await http.updateRecallSet(recallSetId, body)
-      : await http.createRecallSet({ ...body, points: pointInputs.map(({ content, context }) => ({ content, ...(context && { context }) })) });
-    setSaving(false);
-    if (!result.ok) {
-      show(fieldErrorsFromServer(result.error, fieldOf));
-      return;
-    }
-    navigate({ name: 'sets' });
+    const result = await store.getState().save();
+    if (result.ok) navigate({ name: 'sets' });
+    else if (result.focus) document.getElementById(result.focus)?.focus();
   }
 
-  if (loading) return <p className="page muted" role="status">Loading…</p>;
+  if (status === 'loading') return <p className="page muted" role="status">Loading…</p>;
   if (loadError) {
     return (
       <div className="page">
@@ -189,10 +68,7 @@ export function RecallSetEditorPage({ recallSetId }: { recallSetId?: string }) {
             className="input"
             value={name}
             maxLength={Limits.setNameMaxLength}
-            onChange={(event) => {
-              setName(event.target.value);
-              clearError('set-name');
-            }}
+            onChange={(event) => store.getState().setName(event.target.value)}
             required
             {...errorProps(errors, 'set-name')}
           />
@@ -206,10 +82,7 @@ export function RecallSetEditorPage({ recallSetId }: { recallSetId?: string }) {
             rows={2}
             value={description}
             maxLength={Limits.setDescriptionMaxLength}
-            onChange={(event) => {
-              setDescription(event.target.value);
-              clearError('set-description');
-            }}
+            onChange={(event) => store.getState().setDescription(event.target.value)}
             {...errorProps(errors, 'set-description')}
           />
           <FieldError errors={errors} fieldId="set-description" />
@@ -236,10 +109,7 @@ export function RecallSetEditorPage({ recallSetId }: { recallSetId?: string }) {
                   rows={2}
                   value={point.content}
                   maxLength={Limits.pointContentMaxLength}
-                  onChange={(event) => {
-                    updatePoint(point.key, { content: event.target.value });
-                    clearError(`${point.key}-content`);
-                  }}
+                  onChange={(event) => store.getState().updatePoint(point.key, { content: event.target.value })}
                   {...errorProps(errors, `${point.key}-content`)}
                 />
                 <FieldError errors={errors} fieldId={`${point.key}-content`} />
@@ -253,10 +123,7 @@ export function RecallSetEditorPage({ recallSetId }: { recallSetId?: string }) {
                   className="input"
                   value={point.context}
                   maxLength={Limits.pointContextMaxLength}
-                  onChange={(event) => {
-                    updatePoint(point.key, { context: event.target.value });
-                    clearError(`${point.key}-context`);
-                  }}
+                  onChange={(event) => store.getState().updatePoint(point.key, { context: event.target.value })}
                   {...errorProps(errors, `${point.key}-context`)}
                 />
                 <FieldError errors={errors} fieldId={`${point.key}-context`} />
@@ -264,7 +131,7 @@ export function RecallSetEditorPage({ recallSetId }: { recallSetId?: string }) {
               <button
                 type="button"
                 className="button subtle danger-text remove-point"
-                onClick={() => removePoint(point.key)}
+                onClick={() => store.getState().removePoint(point.key)}
                 aria-label={`Remove point ${index + 1}`}
               >
                 Remove

@@ -1,13 +1,12 @@
-import type { StudyPlanDetail } from '@tutorloop/shared';
 import { useEffect, useId, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
-import type { ApiResult } from '../api/http-client';
+import { useStore } from 'zustand';
 import { useDocumentTitle } from '../hooks/use-document-title';
 import { navigate } from '../hooks/use-route';
 import { http } from '../services';
-import { formatOfFile, lineOffset, parsePlanProblems, planTemplates, type PlanFormat, type PlanProblem } from '../store/learning';
+import { lineOffset, planTemplates, type PlanFormat } from '../store/learning';
+import { createStudyPlanEditorStore, type PlanEditorMode } from '../store/study-plan-editor-store';
 
-/** What the editor is for: a new plan (starts from a template), an import (paste or upload), or an own plan's edit (JSON). */
-export type PlanEditorMode = { kind: 'new' } | { kind: 'import' } | { kind: 'edit'; studyPlanId: string };
+export type { PlanEditorMode } from '../store/study-plan-editor-store';
 
 const headings: Record<PlanEditorMode['kind'], string> = {
   new: 'New study plan',
@@ -17,90 +16,35 @@ const headings: Record<PlanEditorMode['kind'], string> = {
 
 const formatNames: Record<PlanFormat, string> = { json: 'JSON', markdown: 'Markdown' };
 
-/** "Unexpected token } in JSON at position 57" / "… (line 4 column 3)" → the line, when the browser says. */
-function jsonErrorLine(text: string, error: unknown): number | null {
-  const message = error instanceof Error ? error.message : String(error);
-  const line = /line (\d+)/.exec(message);
-  if (line) return Number(line[1]);
-  const position = /position (\d+)/.exec(message);
-  if (position) return text.slice(0, Number(position[1])).split('\n').length;
-  return null;
-}
-
 /**
  * A study plan as text — JSON, or Markdown with front matter (SPEC §4.4) — with the server's
- * validation problems listed beside it, one per field. Nothing typed is lost on an error.
+ * validation problems listed beside it, one per field. Nothing typed is lost on an error; the
+ * draft, its checks and the save live in the store.
  */
 export default function StudyPlanEditorPage({ mode }: { mode: PlanEditorMode }) {
   const editingId = mode.kind === 'edit' ? mode.studyPlanId : null;
-  const [format, setFormat] = useState<PlanFormat>(mode.kind === 'import' ? 'markdown' : 'json');
-  const [text, setText] = useState(mode.kind === 'new' ? planTemplates.json : '');
-  const [shared, setShared] = useState(false);
-  const [loading, setLoading] = useState(editingId !== null);
-  const [loadError, setLoadError] = useState<string | null>(null);
-  const [problems, setProblems] = useState<PlanProblem[]>([]);
-  const [fileName, setFileName] = useState<string | null>(null);
-  const [saving, setSaving] = useState(false);
+  // One store per editor: the page is keyed by its mode and plan, so each gets a fresh draft.
+  const [store] = useState(() => createStudyPlanEditorStore(http, mode));
+  const { status, loadError, format, text, shared, problems, fileName, saving, refusals } = useStore(store);
   const textRef = useRef<HTMLTextAreaElement>(null);
   const problemsHeadingRef = useRef<HTMLHeadingElement>(null);
-  // Bumped on every refused save: the problem list takes the focus (and the screen, on a phone).
-  const [refusals, setRefusals] = useState(0);
   const ids = useId();
   const heading = headings[mode.kind];
   useDocumentTitle(heading);
 
   useEffect(() => {
-    if (!editingId) return undefined;
-    let cancelled = false;
-    setLoading(true);
-    void http.getStudyPlan(editingId).then((result) => {
-      if (cancelled) return;
-      setLoading(false);
-      if (!result.ok) {
-        setLoadError(result.error.message);
-        return;
-      }
-      if (!result.value.owned) {
-        setLoadError('Only the author of a study plan can change it. Import a copy to make your own version.');
-        return;
-      }
-      setText(`${JSON.stringify(result.value.plan, null, 2)}\n`);
-      setShared(result.value.shared);
-    });
-    return () => {
-      cancelled = true;
-    };
-  }, [editingId]);
+    void store.getState().load();
+  }, [store]);
 
+  // A refused save: the problem list takes the focus (and the screen, on a phone).
   useEffect(() => {
     if (refusals > 0) problemsHeadingRef.current?.focus();
   }, [refusals]);
 
-  function refuse(found: PlanProblem[]) {
-    setProblems(found);
-    setRefusals((count) => count + 1);
-  }
-
-  function changeFormat(next: PlanFormat) {
-    // An untouched template follows the format; anything the author wrote stays as it is.
-    if (mode.kind === 'new' && text === planTemplates[format]) setText(planTemplates[next]);
-    setFormat(next);
-    setProblems([]);
-  }
-
-  async function handleFile(event: ChangeEvent<HTMLInputElement>) {
+  function handleFile(event: ChangeEvent<HTMLInputElement>) {
     const file = event.target.files?.[0];
     event.target.value = '';
-    if (!file) return;
-    const fileFormat = formatOfFile(file.name);
-    if (!fileFormat) {
-      refuse([{ field: null, label: 'File', message: `“${file.name}” is not a .json or .md file.`, line: null }]);
-      return;
-    }
-    setText(await file.text());
-    setFormat(fileFormat);
-    setFileName(file.name);
-    setProblems([]);
+    if (file) void store.getState().loadFile(file);
   }
 
   function showLine(line: number) {
@@ -116,34 +60,8 @@ export default function StudyPlanEditorPage({ mode }: { mode: PlanEditorMode }) 
 
   async function handleSubmit(event: FormEvent) {
     event.preventDefault();
-    if (saving) return;
-    if (!text.trim()) {
-      refuse([{ field: 'text', label: 'Text', message: 'is empty: write or paste a plan, or load a file.', line: null }]);
-      return;
-    }
-    let result: ApiResult<StudyPlanDetail>;
-    if (format === 'json' && mode.kind !== 'import') {
-      let plan: unknown;
-      try {
-        plan = JSON.parse(text);
-      } catch (error) {
-        const line = jsonErrorLine(text, error);
-        refuse([{ field: 'text', label: 'Text', message: `is not valid JSON (${error instanceof Error ? error.message : String(error)})`, line }]);
-        return;
-      }
-      setSaving(true);
-      result = editingId ? await http.updateStudyPlan(editingId, { plan, shared }) : await http.createStudyPlan({ plan, shared });
-    } else {
-      setSaving(true);
-      result = await http.importStudyPlan({ format, text, shared });
-    }
-    setSaving(false);
-    if (!result.ok) {
-      refuse(result.error.status === 400 ? parsePlanProblems(result.error.message) : [{ field: null, label: null, message: result.error.message, line: null }]);
-      return;
-    }
-    setProblems([]);
-    navigate({ name: 'plan-detail', studyPlanId: result.value.id });
+    const result = await store.getState().save();
+    if (result.ok) navigate({ name: 'plan-detail', studyPlanId: result.value.id });
   }
 
   function cancel() {
@@ -151,7 +69,7 @@ export default function StudyPlanEditorPage({ mode }: { mode: PlanEditorMode }) 
     else navigate({ name: 'plans' });
   }
 
-  if (loading) return <p className="page muted" role="status">Loading…</p>;
+  if (status === 'loading') return <p className="page muted" role="status">Loading…</p>;
   if (loadError) {
     return (
       <div className="page">
@@ -193,7 +111,7 @@ export default function StudyPlanEditorPage({ mode }: { mode: PlanEditorMode }) 
                 value={format}
                 disabled={formatLocked}
                 aria-describedby={formatLocked ? `${ids}-format-hint` : undefined}
-                onChange={(event) => changeFormat(event.target.value as PlanFormat)}
+                onChange={(event) => store.getState().changeFormat(event.target.value as PlanFormat)}
               >
                 <option value="json">JSON</option>
                 <option value="markdown">Markdown</option>
@@ -215,7 +133,7 @@ export default function StudyPlanEditorPage({ mode }: { mode: PlanEditorMode }) 
                     className="visually-hidden"
                     accept=".json,.md,.markdown,application/json,text/markdown"
                     aria-labelledby={`${ids}-file-label ${ids}-file-action`}
-                    onChange={(event) => void handleFile(event)}
+                    onChange={handleFile}
                     data-testid="plan-file"
                   />
                   <span id={`${ids}-file-action`}>Load from a file</span>
@@ -240,7 +158,7 @@ export default function StudyPlanEditorPage({ mode }: { mode: PlanEditorMode }) 
               placeholder={planTemplates[format]}
               aria-describedby={problems.length > 0 ? `${hintId} ${problemsId}` : hintId}
               aria-invalid={problems.length > 0 ? true : undefined}
-              onChange={(event) => setText(event.target.value)}
+              onChange={(event) => store.getState().setText(event.target.value)}
             />
             <p id={hintId} className="field-hint">
               {formatNames[format]}:{' '}
@@ -251,7 +169,7 @@ export default function StudyPlanEditorPage({ mode }: { mode: PlanEditorMode }) 
           </div>
 
           <div className="share-row">
-            <input id={`${ids}-shared`} type="checkbox" className="switch" role="switch" checked={shared} onChange={(event) => setShared(event.target.checked)} />
+            <input id={`${ids}-shared`} type="checkbox" className="switch" role="switch" checked={shared} onChange={(event) => store.getState().setShared(event.target.checked)} />
             <label htmlFor={`${ids}-shared`} className="field-label">
               Share with every learner
             </label>
