@@ -19,3 +19,4 @@ export * from './thought';
 export * from './widgets';
 export * from './ws';
 export * from './scheduler';
+export * from './documents';

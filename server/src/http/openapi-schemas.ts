@@ -25,6 +25,8 @@ import {
   LearnerResponse,
   LoginCredentials,
   ProgressStats,
+  ProposeDocumentBody,
+  ProposeDocumentResponse,
   RecallSetDetail,
   RecallSetList,
   RunExamplesBody,
@@ -159,6 +161,8 @@ export const schemas = {
   ImportPreview: named(ImportPreview, 'ImportPreview'),
   RunExamplesBody: named(RunExamplesBody, 'RunExamplesBody'),
   RunExamplesResponse: named(RunExamplesResponse, 'RunExamplesResponse'),
+  ProposeDocumentBody: named(ProposeDocumentBody, 'ProposeDocumentBody'),
+  ProposeDocumentResponse: named(ProposeDocumentResponse, 'ProposeDocumentResponse'),
 };
 
 /** Any JSON object: the OpenAPI document itself is not described by a shared schema. */

@@ -140,6 +140,29 @@ export const apiRoutes: readonly ApiRoute[] = [
     response: { status: 201, description: 'The set with its points.', json: json(schemas.RecallSetDetail) },
   },
   {
+    method: 'post',
+    path: '/api/documents/propose',
+    tag: 'Recall sets',
+    summary: 'Propose recall points from a document: a PDF, Markdown, plain text or pasted HTML',
+    description:
+      'Offline and extractive: central, defining and relating sentences, split into atomic points, each with its source (PDF page and/or heading, and the quoted span of the extracted text). Nothing is stored: save the points you keep with `POST /api/recall-sets`. A PDF goes as base64 in `data` (a text layer is needed: a scanned PDF is a 400 saying so). Limits: `DocumentLimits` in the shared package (16 MB, 500 pages, 2,000,000 characters, 200 points); 6 documents a minute per learner, then 429 with `Retry-After`.',
+    auth: true,
+    body: body(schemas.ProposeDocumentBody, { format: 'markdown', text: '# Volcanoes\n\nMagma is molten rock below the surface. It rises through cracks in the crust.\n' }),
+    response: {
+      status: 200,
+      description: 'The proposed points, in the document\'s order.',
+      json: json(schemas.ProposeDocumentResponse, {
+        proposals: [
+          { content: 'Magma is molten rock below the surface.', source: { heading: 'Volcanoes', quote: 'Magma is molten rock below the surface.' } },
+          { content: 'Magma rises through cracks in the crust.', source: { heading: 'Volcanoes', quote: 'It rises through cracks in the crust.' } },
+        ],
+        pages: null,
+        warnings: [],
+      }),
+    },
+    errors: [429],
+  },
+  {
     method: 'get',
     path: '/api/recall-sets/{id}/export',
     tag: 'Recall sets',

@@ -44,6 +44,7 @@ import type { SessionService } from '../services/sessions';
 import { registerStudyPlanRoutes, type StudyPlanRouteDeps } from './study-plan-routes';
 import { registerSurveyRoutes, type SurveyRouteDeps } from './survey-routes';
 import { registerCodeRunRoutes, type CodeRunRouteDeps } from './code-run-routes';
+import { registerDocumentRoutes } from './document-routes';
 
 export interface RouteDeps {
   tokens: TokenService;
@@ -188,6 +189,7 @@ export function registerRoutes(app: FastifyInstance, deps: RouteDeps): void {
     registerSetTransferRoutes(api, { transfer: deps.transfer, clock });
     registerProgressRoutes(api, deps.progress, clock);
     registerCodeRunRoutes(api, { codeRuns: deps.codeRuns });
+    registerDocumentRoutes(api, { clock });
 
     api.get('/api/cards', async (request) => {
       const { recallSetId } = (request.query ?? {}) as { recallSetId?: string };
