@@ -21,6 +21,7 @@ import { systemClock, uuidGenerator, type Clock, type Logger } from './core/port
 import type { TutorProvider } from './core/provider';
 import { SessionHub } from './core/session/session-hub';
 import { createSessionModules } from './core/session-modules';
+import { sessionTypeCatalog } from './core/session-type-states';
 import type { Storage } from './core/storage/storage';
 import { openReadOnlyDatabase, type Database } from './db/database';
 import { openSqliteStorage } from './db/sqlite-storage';
@@ -116,7 +117,7 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
     level: config.logLevel,
     redact: { paths: ['req.headers.authorization', 'password', '*.password', 'token'], censor: '[redacted]' },
   });
-  const storage = openSqliteStorage(config.databaseFile);
+  const storage = openSqliteStorage(config.databaseFile, sessionTypeCatalog);
   const clock = overrides.clock ?? systemClock;
   // One budget per learner for every operation that calls a model, plus the day's tokens read from llm_calls (SPEC §8).
   const modelBudget = new LearnerModelBudget(

@@ -152,6 +152,19 @@ describe('delete my account', () => {
     await client.waitFor('session_complete', { from });
     const stranger = await server.register();
     const theirSet = await server.createSet(stranger.token, ['not mine'], 'Theirs');
+    // What storage holds of the learner, read through the storage port.
+    const pointIds = set.points.map((point) => point.id);
+    const holdings = () =>
+      server.server.storage.read(async (reader) => ({
+        learners: (await reader.learners.get(learner.id)) ? 1 : 0,
+        sets: (await reader.recallSets.listByLearner(learner.id)).length,
+        cards: (await reader.cards.listFor(learner.id, pointIds)).size,
+        reviews: (await reader.cards.listReviewLogsByLearner(learner.id)).length,
+        sessions: (await reader.sessions.listByLearner(learner.id)).length,
+        messages: await reader.messages.count(sessionId),
+        llmCalls: (await reader.llmCalls.listBySession(sessionId)).length,
+      }));
+    expect(await holdings()).toMatchObject({ learners: 1, sets: 1, cards: 1, reviews: 1, sessions: 1, messages: 3 });
 
     const missing = await server.api('DELETE', '/api/me', { token, body: {} });
     expect(missing.status).toBe(400);
@@ -162,16 +175,7 @@ describe('delete my account', () => {
     expect((await server.api('DELETE', '/api/me', { token, body: { confirmUsername: ` ${learner.username.toUpperCase()} ` } })).status).toBe(204);
     expect((await server.api('GET', '/api/me', { token })).status).toBe(401);
     expect((await login(learner.username, password)).status).toBe(401);
-    const count = (sql: string) => (server.server.database.$client.prepare(sql).get(learner.id) as { n: number }).n;
-    expect({
-      learners: count('SELECT COUNT(*) AS n FROM learners WHERE id = ?'),
-      sets: count('SELECT COUNT(*) AS n FROM recall_sets WHERE learner_id = ?'),
-      cards: count('SELECT COUNT(*) AS n FROM cards WHERE learner_id = ?'),
-      reviews: count('SELECT COUNT(*) AS n FROM review_logs WHERE card_id IN (SELECT id FROM cards WHERE learner_id = ?)'),
-      sessions: count('SELECT COUNT(*) AS n FROM sessions WHERE learner_id = ?'),
-      messages: (server.server.database.$client.prepare('SELECT COUNT(*) AS n FROM messages WHERE session_id = ?').get(sessionId) as { n: number }).n,
-      llmCalls: (server.server.database.$client.prepare('SELECT COUNT(*) AS n FROM llm_calls WHERE session_id = ?').get(sessionId) as { n: number }).n,
-    }).toEqual({ learners: 0, sets: 0, cards: 0, reviews: 0, sessions: 0, messages: 0, llmCalls: 0 });
+    expect(await holdings()).toEqual({ learners: 0, sets: 0, cards: 0, reviews: 0, sessions: 0, messages: 0, llmCalls: 0 });
     // The username is free again; others keep everything.
     expect((await server.api('POST', '/api/auth/register', { body: { username: learner.username, password } })).status).toBe(201);
     expect((await server.api('GET', `/api/recall-sets/${theirSet.id}`, { token: stranger.token })).status).toBe(200);

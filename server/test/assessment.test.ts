@@ -7,27 +7,17 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { BlueprintList, SessionSummary } from '@tutorloop/shared';
 import type { Clock } from '../src/core/ports';
+import type { StoredItem } from '../src/core/storage/assessments';
 import { startAnthropicTestServer, type AnthropicTestServer } from './helpers/anthropic-test-server';
 import { fakeReplies, type FakeAnthropic } from './helpers/fake-anthropic';
 import { startTestServer, type SocketClient, type TestServer } from './helpers/test-server';
 
-interface ItemRow {
-  position: number;
-  kind: string;
-  options: string | null;
-  correct_index: number | null;
-  correct_answer: string;
-  code: string | null;
-  widget_id: string;
-}
-
-/** The stored item behind a widget: what the server scores against (read from the database). */
-function storedItem(server: TestServer, sessionId: string, widgetId: string): ItemRow {
-  const row = server.server.database.$client
-    .prepare('SELECT position, kind, options, correct_index, correct_answer, code, widget_id FROM assessment_items WHERE session_id = ? AND widget_id = ?')
-    .get(sessionId, widgetId) as ItemRow | undefined;
-  if (!row) throw new Error(`no item for widget ${widgetId}`);
-  return row;
+/** The stored item behind a widget: what the server scores against (read through the storage port). */
+async function storedItem(server: TestServer, sessionId: string, widgetId: string): Promise<StoredItem> {
+  const items = await server.server.storage.read((reader) => reader.assessments.listItems(sessionId));
+  const stored = items.find((candidate) => candidate.widgetId === widgetId);
+  if (!stored) throw new Error(`no item for widget ${widgetId}`);
+  return stored;
 }
 
 /** A string argument as Python writes it (the samples hold no quote, backslash or control character). */
@@ -108,11 +98,11 @@ describe('MATH-FUNDAMENTALS-L1 over the WebSocket', () => {
       const state = client.events.filter((event) => event.type === 'state_update').at(-1)!.payload.state;
       expect(state.assessment).toMatchObject({ answered: position - 1, totalItems: 20, currentPosition: position });
       stems.add(widget.payload.props.prompt);
-      const item = storedItem(server, sessionId, widget.payload.widgetId);
+      const item = await storedItem(server, sessionId, widget.payload.widgetId);
       expect(item.position).toBe(position);
       const options = widget.payload.props.options;
       expect(new Set(options).size).toBe(options.length);
-      const correct = item.correct_index!;
+      const correct = item.item.correctIndex!;
       const pick = wrongPositions.has(position) ? (correct + 1) % options.length : correct;
       if (pick === correct) expectedScore += 1;
       start = client.events.length;
@@ -139,18 +129,17 @@ describe('MATH-FUNDAMENTALS-L1 over the WebSocket', () => {
     expect(results.domains).toHaveLength(4);
     expect(results.domains.reduce((sum, domain) => sum + domain.score, 0)).toBe(expectedScore);
     expect(results.items).toHaveLength(20);
+    const items = await server.server.storage.read((reader) => reader.assessments.listItems(sessionId));
     for (const review of results.items) {
-      const stored = server.server.database.$client
-        .prepare('SELECT correct_answer FROM assessment_items WHERE session_id = ? AND position = ?')
-        .get(sessionId, review.position) as { correct_answer: string };
-      expect(review.correctAnswer).toBe(stored.correct_answer);
+      const stored = items.find((candidate) => candidate.position === review.position)!;
+      expect(review.correctAnswer).toBe(stored.item.correctAnswer);
       expect(review.credit).toBe(wrongPositions.has(review.position) ? 0 : 1);
       expect(review.learnerAnswer).not.toBeNull();
     }
     // The same results over HTTP; abilities were stored after each response.
     const viaHttp = await server.api<{ summary: SessionSummary }>('GET', `/api/sessions/${sessionId}/summary`, { token });
     expect(viaHttp.body.summary.assessment!.score).toBe(expectedScore);
-    const abilities = server.server.database.$client.prepare('SELECT domain, responses FROM ability_estimates WHERE session_id = ? ORDER BY domain').all(sessionId) as Array<{ domain: string; responses: number }>;
+    const abilities = await server.server.storage.read((reader) => reader.assessments.listAbilities(sessionId));
     expect(abilities.find((row) => row.domain === '*')!.responses).toBe(20);
     expect(abilities).toHaveLength(5);
     client.close();
@@ -204,9 +193,9 @@ describe('the time limit', () => {
     let correct = 0;
     for (let position = 1; position <= 3; position += 1) {
       now += 60_000;
-      const item = storedItem(server, sessionId, widget.payload.widgetId);
+      const item = await storedItem(server, sessionId, widget.payload.widgetId);
       const start = client.events.length;
-      client.send({ type: 'widget_response', payload: { widgetId: widget.payload.widgetId, response: { selectedIndex: item.correct_index! } } });
+      client.send({ type: 'widget_response', payload: { widgetId: widget.payload.widgetId, response: { selectedIndex: item.item.correctIndex! } } });
       correct += 1;
       widget = await client.waitFor('widget', { from: start });
     }
@@ -239,14 +228,14 @@ describe('PYTHON-STRINGS-L1: code scored by tests in the sandbox', () => {
     const expectedCredits: number[] = [];
     const codeTests = new Map<number, Array<{ args: unknown[]; expected: unknown; visible?: boolean }>>();
     for (let position = 1; position <= 6; position += 1) {
-      const item = storedItem(server, sessionId, widget.payload.widgetId);
+      const item = await storedItem(server, sessionId, widget.payload.widgetId);
       const start = client.events.length;
       if (widget.payload.kind === 'multiple_choice') {
         expectedCredits.push(1);
-        client.send({ type: 'widget_response', payload: { widgetId: widget.payload.widgetId, response: { selectedIndex: item.correct_index! } } });
+        client.send({ type: 'widget_response', payload: { widgetId: widget.payload.widgetId, response: { selectedIndex: item.item.correctIndex! } } });
       } else {
         expect(widget.payload).toMatchObject({ kind: 'code_editor', props: { language: 'python' } });
-        const task = JSON.parse(item.code!) as { functionName: string; tests: Array<{ args: unknown[]; expected: unknown; visible?: boolean }> };
+        const task = item.item.code!;
         // The widget shows the task and its visible examples (issue 25), never a hidden test.
         const visible = task.tests.filter((test) => test.visible);
         expect(visible.length).toBeGreaterThan(0);
@@ -258,7 +247,7 @@ describe('PYTHON-STRINGS-L1: code scored by tests in the sandbox', () => {
         codeTests.set(position, task.tests);
         if (position === 4) {
           expectedCredits.push(1);
-          client.send({ type: 'widget_response', payload: { widgetId: widget.payload.widgetId, response: { code: item.correct_answer, language: 'python' } } });
+          client.send({ type: 'widget_response', payload: { widgetId: widget.payload.widgetId, response: { code: item.item.correctAnswer, language: 'python' } } });
         } else {
           // Always 0: right exactly where the expected count is 0 (e.g. the empty string).
           const zeros = task.tests.filter((test) => test.expected === 0).length;

@@ -37,16 +37,17 @@ describe('POST /api/sessions/{id}/items/{widgetId}/run-examples', () => {
     return { status: response.status, retryAfter: response.headers.get('retry-after'), body: (await response.json()) as never };
   };
 
-  /** What the database holds for the session: nothing a run may change. */
-  const stored = () => {
-    const database = server.server.database.$client;
-    return {
-      responses: (database.prepare('SELECT count(*) AS n FROM responses WHERE session_id = ?').get(sessionId) as { n: number }).n,
-      messages: (database.prepare('SELECT count(*) AS n FROM messages WHERE session_id = ?').get(sessionId) as { n: number }).n,
-      pending: database.prepare("SELECT id FROM pending_actions WHERE session_id = ? AND status = 'pending'").all(sessionId),
-      session: database.prepare('SELECT status, turn, updated_at FROM sessions WHERE id = ?').get(sessionId),
-    };
-  };
+  /** What storage holds for the session (read through the storage port): nothing a run may change. */
+  const stored = () =>
+    server.server.storage.read(async (reader) => {
+      const session = await reader.sessions.get(sessionId);
+      return {
+        responses: (await reader.assessments.listResponses(sessionId)).length,
+        messages: await reader.messages.count(sessionId),
+        pending: (await reader.pendingActions.getPending(sessionId))?.id ?? null,
+        session: { status: session?.status, turn: session?.turn, updatedAt: session?.updatedAt.getTime() },
+      };
+    });
 
   beforeAll(async () => {
     // A clock that stands still: the run budget does not refill while the test runs, so exactly
@@ -76,7 +77,7 @@ describe('POST /api/sessions/{id}/items/{widgetId}/run-examples', () => {
   it('runs the owner’s code on the visible examples only, with each input, expected and actual output, and stores nothing', async () => {
     const examples = widget.props.examples!;
     expect(examples).toHaveLength(2);
-    const before = stored();
+    const before = await stored();
 
     const right = await runExamples({ code: solutions[functionName], language: 'python' });
     runs++;
@@ -99,7 +100,7 @@ describe('POST /api/sessions/{id}/items/{widgetId}/run-examples', () => {
     });
 
     // Not an answer: the item still waits, nothing was stored, the session did not move.
-    expect(stored()).toEqual(before);
+    expect(await stored()).toEqual(before);
     const detail = await server.api<{ state: { status: string; pendingWidget?: { widgetId: string }; assessment?: { answered: number } } }>('GET', `/api/sessions/${sessionId}`, { token: owner });
     expect(detail.body.state).toMatchObject({ status: 'awaiting_client_action', pendingWidget: { widgetId: widget.widgetId }, assessment: { answered: 3 } });
     // No event reached the session's socket either.
@@ -122,7 +123,7 @@ describe('POST /api/sessions/{id}/items/{widgetId}/run-examples', () => {
 
   it('is the owner’s alone: another learner gets the same 404 as for a session that does not exist', async () => {
     const other = (await server.register()).token;
-    const before = stored();
+    const before = await stored();
     const foreign = await runExamples({ code: solutions[functionName], language: 'python' }, other);
     const missing = await runExamples({ code: solutions[functionName], language: 'python' }, other, widget.widgetId, '00000000-0000-4000-8000-000000000000');
     expect(foreign).toMatchObject({ status: 404, body: { error: { code: 'not_found', message: 'No session with that id.' } } });
@@ -131,11 +132,11 @@ describe('POST /api/sessions/{id}/items/{widgetId}/run-examples', () => {
     expect(unknownItem).toMatchObject({ status: 404, body: { error: { code: 'not_found', message: 'No code item with that id in this session.' } } });
     const signedOut = await fetch(`${server.url}/api/sessions/${sessionId}/items/${widget.widgetId}/run-examples`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
     expect(signedOut.status).toBe(401);
-    expect(stored()).toEqual(before);
+    expect(await stored()).toEqual(before);
   });
 
   it(`allows ${rateLimit} runs a minute per learner, then 429 with Retry-After, nothing run`, async () => {
-    const before = stored();
+    const before = await stored();
     while (runs < rateLimit) {
       expect((await runExamples({ code: solutions[functionName], language: 'python' })).status).toBe(200);
       runs++;
@@ -145,7 +146,7 @@ describe('POST /api/sessions/{id}/items/{widgetId}/run-examples', () => {
     expect(Number(refused.retryAfter)).toBeGreaterThanOrEqual(1);
     // Another learner has a budget of their own (and still only a 404 here).
     expect((await runExamples({ code: solutions[functionName], language: 'python' }, (await server.register()).token)).status).toBe(404);
-    expect(stored()).toEqual(before);
+    expect(await stored()).toEqual(before);
   }, 60_000);
 
   it('refuses an item already answered, and after the answer the item is scored as usual', async () => {
@@ -154,9 +155,10 @@ describe('POST /api/sessions/{id}/items/{widgetId}/run-examples', () => {
     await client.waitFor('widget', { from: start, timeoutMs: 30_000 });
     const answered = await runExamples({ code: solutions[functionName], language: 'python' });
     expect(answered).toMatchObject({ status: 409, body: { error: { code: 'widget_not_pending', message: 'That item was already answered: examples run only while it waits for an answer.' } } });
-    const response = server.server.database.$client
-      .prepare('SELECT r.credit, r.tests_passed, r.tests_total FROM responses r JOIN assessment_items i ON i.id = r.item_id WHERE i.widget_id = ?')
-      .get(widget.widgetId);
-    expect(response).toEqual({ credit: 1, tests_passed: 9, tests_total: 9 });
+    const response = await server.server.storage.read(async (reader) => {
+      const item = (await reader.assessments.listItems(sessionId)).find((candidate) => candidate.widgetId === widget.widgetId);
+      return (await reader.assessments.listResponses(sessionId)).find((candidate) => candidate.itemId === item?.id);
+    });
+    expect(response).toMatchObject({ credit: 1, testsPassed: 9, testsTotal: 9 });
   }, 60_000);
 });

@@ -38,10 +38,9 @@ async function chat(client: SocketClient, message: string) {
   return assistant;
 }
 
+/** Every stored message of the session, superseded ones too, read through the storage port. */
 function storedMessages(sessionId: string) {
-  return server.server.database.$client
-    .prepare('SELECT id, role, content, stopped, superseded_by AS supersededBy, answered_at AS answeredAt FROM messages WHERE session_id = ? ORDER BY seq')
-    .all(sessionId) as Array<{ id: string; role: string; content: string; stopped: number; supersededBy: string | null; answeredAt: number | null }>;
+  return server.server.storage.read((reader) => reader.messages.list(sessionId, { includeSuperseded: true }));
 }
 
 describe('stop (SPEC §5)', () => {
@@ -67,8 +66,8 @@ describe('stop (SPEC §5)', () => {
     expect(state.payload.state).toMatchObject({ status: 'active', turn: 1, recalledCount: 1 });
 
     // Stored: the partial reply, marked stopped; the learner's message answered (nothing to resume).
-    const rows = storedMessages(sessionId);
-    expect(rows.at(-1)).toMatchObject({ id: assistant.payload.messageId, role: 'tutor', content: assistant.payload.message, stopped: 1, supersededBy: null });
+    const rows = await storedMessages(sessionId);
+    expect(rows.at(-1)).toMatchObject({ id: assistant.payload.messageId, role: 'tutor', content: assistant.payload.message, stopped: true, supersededBy: null });
     expect(rows.at(-2)).toMatchObject({ role: 'learner' });
     expect(rows.at(-2)!.answeredAt).not.toBeNull();
 
@@ -124,7 +123,7 @@ describe('retry (SPEC §5)', () => {
     expect(input.retryOf).toBe(first.payload.message);
 
     // The old reply stays in the store, marked superseded; history and replay show only the new one.
-    const rows = storedMessages(sessionId);
+    const rows = await storedMessages(sessionId);
     expect(rows.find((row) => row.id === first.payload.messageId)).toMatchObject({ supersededBy: second.payload.messageId });
     const again = await server.connect(sessionId, token);
     const history = await again.waitFor('history');
@@ -195,13 +194,13 @@ describe('retry (SPEC §5)', () => {
     const second = await client.waitFor('assistant', { from });
     const state = await client.waitFor('state_update', { from: client.events.indexOf(second) });
     expect(state.payload.state.status).toBe('active');
-    const action = server.server.database.$client.prepare('SELECT status FROM pending_actions WHERE id = ?').get(widget.payload.widgetId) as { status: string };
-    expect(action.status).toBe('cancelled');
+    const actions = await server.server.storage.read((reader) => reader.pendingActions.list(sessionId));
+    expect(actions.find((action) => action.id === widget.payload.widgetId)?.status).toBe('cancelled');
     // The cancelled widget can no longer be answered.
     const after = client.events.length;
     client.send({ type: 'widget_response', payload: { widgetId: widget.payload.widgetId, response: { text: 'mitochondria' } } });
     expect((await client.waitFor('error', { from: after })).payload.code).toBe('widget_not_pending');
-    expect(storedMessages(sessionId).filter((row) => row.supersededBy === second.payload.messageId).map((row) => row.id)).toEqual([first.payload.messageId]);
+    expect((await storedMessages(sessionId)).filter((row) => row.supersededBy === second.payload.messageId).map((row) => row.id)).toEqual([first.payload.messageId]);
     client.close();
   });
 });

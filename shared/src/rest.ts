@@ -2,9 +2,8 @@ import { z } from 'zod';
 import { CodeRunErrorKind, CodeTestCase } from './assessment';
 import { Limits } from './limits';
 import { ProviderName } from './providers';
-import { thoughtTopicMaxLength } from './thought';
 import { CodeLanguage } from './widgets';
-import { HistoryMessage, SessionMode, SessionState, SessionStatus, SessionSummary, SessionType } from './session';
+import { HistoryMessage, SessionMode, SessionState, SessionStatus, SessionSummary, SessionType, SessionTypes, sessionTypeTable } from './session';
 
 // ---------------------------------------------------------------------------
 // Auth (SPEC §6)
@@ -172,14 +171,17 @@ export type CardList = z.infer<typeof CardList>;
 // Sessions (SPEC §6)
 // ---------------------------------------------------------------------------
 
-/** Body of `POST /api/sessions`. */
-export const CreateSessionBody = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('recall'), recallSetId: z.string().min(1) }),
-  z.object({ type: z.literal('assessment'), blueprintId: z.string().min(1) }),
-  z.object({ type: z.literal('learning'), studyPlanId: z.string().min(1) }),
-  z.object({ type: z.literal('thought'), topic: z.string().trim().min(1, 'is empty').max(thoughtTopicMaxLength).optional() }),
-  z.object({ type: z.literal('survey'), surveyId: z.string().min(1) }),
-]);
+/** The create body of each session type: its `type` and its row's `create` fields. */
+type CreateBodySchema = {
+  [K in SessionType]: z.ZodObject<{ type: z.ZodLiteral<K> } & Extract<(typeof sessionTypeTable)[K]['create'], z.ZodRawShape>, z.core.$strip>;
+}[SessionType];
+const createBodyOf = (type: SessionType) => z.object({ type: z.literal(type), ...sessionTypeTable[type].create }) as CreateBodySchema;
+
+/** Body of `POST /api/sessions`: one variant per row of `sessionTypeTable`, in its order. */
+export const CreateSessionBody = z.discriminatedUnion(
+  'type',
+  Object.values(SessionTypes).map((type) => createBodyOf(type)) as [CreateBodySchema, ...CreateBodySchema[]],
+);
 export type CreateSessionBody = z.infer<typeof CreateSessionBody>;
 export const CreateSessionResponse = z.object({ sessionId: z.string() });
 

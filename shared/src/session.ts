@@ -2,13 +2,66 @@ import { z } from 'zod';
 import { AssessmentProgress, AssessmentResults } from './assessment';
 import { LearningProgress, LearningSummary } from './learning';
 import { SurveyProgress, SurveySessionSummary } from './survey';
-import { ThoughtProgress, ThoughtSessionSummary } from './thought';
+import { ThoughtProgress, thoughtTopicMaxLength, ThoughtSessionSummary } from './thought';
 import { Widget, WidgetAnswer } from './widgets';
 
+/** What `shared/` holds of one session type: one row of `sessionTypeTable`. */
+export interface SessionTypeRow {
+  /** The fields of its `POST /api/sessions` body beside `type`. */
+  readonly create: z.ZodRawShape;
+  /** Its part of the session state (`state_update`), sent under the type's own key. */
+  readonly progress?: z.ZodType;
+  /** Its part of the summary, sent under the type's own key. */
+  readonly summary?: z.ZodType;
+}
+
+/**
+ * Every session type (SPEC §4), one row each: the one list of them in the contract. The
+ * session types (`SessionTypes`, `SessionType`), the create body (rest.ts) and the per-type
+ * parts of `SessionState` and `SessionSummary` derive from it, in this order.
+ */
+export const sessionTypeTable = {
+  recall: { create: { recallSetId: z.string().min(1) } },
+  /** Progress: items answered, the current position and the server's deadline. Summary: score, ability per domain and the per-item review. */
+  assessment: { create: { blueprintId: z.string().min(1) }, progress: AssessmentProgress, summary: AssessmentResults },
+  /**
+   * Progress: the step (n of N), concepts with a coarse mastery level, whether a question is
+   * open. Summary: steps covered, mastery per concept, misconceptions met and resolved.
+   */
+  learning: { create: { studyPlanId: z.string().min(1) }, progress: LearningProgress, summary: LearningSummary },
+  /** (SPEC §4.5) Progress: the topic; no checklist, no score. Summary: the summary of the conversation. */
+  thought: {
+    create: { topic: z.string().trim().min(1, 'is empty').max(thoughtTopicMaxLength).optional() },
+    progress: ThoughtProgress,
+    summary: ThoughtSessionSummary,
+  },
+  /** (SPEC §4.5) Progress: question n of N, and whether it may be skipped. Summary: the respondent's own answers. */
+  survey: { create: { surveyId: z.string().min(1) }, progress: SurveyProgress, summary: SurveySessionSummary },
+} satisfies Record<string, SessionTypeRow>;
+type SessionTypeTable = typeof sessionTypeTable;
+
 /** Session types (SPEC §4). */
-export const SessionTypes = { recall: 'recall', assessment: 'assessment', learning: 'learning', thought: 'thought', survey: 'survey' } as const;
-export const SessionType = z.enum(['recall', 'assessment', 'learning', 'thought', 'survey']);
+export const SessionTypes = Object.fromEntries(Object.keys(sessionTypeTable).map((type) => [type, type])) as {
+  readonly [K in keyof SessionTypeTable]: K;
+};
+export const SessionType = z.enum(SessionTypes);
 export type SessionType = z.infer<typeof SessionType>;
+
+type TypePart = 'progress' | 'summary';
+/** `{ [type]: its part, optional }` for every type that has `part`. */
+type TypeParts<P extends TypePart> = {
+  [K in keyof SessionTypeTable as SessionTypeTable[K] extends Record<P, z.ZodType> ? K : never]: SessionTypeTable[K] extends Record<P, infer S extends z.ZodType>
+    ? z.ZodOptional<S>
+    : never;
+};
+function typeParts<P extends TypePart>(part: P): TypeParts<P> {
+  const parts: Record<string, z.ZodType> = {};
+  for (const [type, row] of Object.entries(sessionTypeTable) as [string, SessionTypeRow][]) {
+    const schema = row[part];
+    if (schema) parts[type] = schema.optional();
+  }
+  return parts as TypeParts<P>;
+}
 
 /** Session statuses (SPEC §4): pending → active ⇄ awaiting_client_action → completed | abandoned. */
 export const SessionStatuses = {
@@ -44,14 +97,8 @@ const stateBase = {
    * reviewed ahead of schedule (SPEC §4.1). Clients tell the learner so.
    */
   earlyReview: z.boolean().optional(),
-  /** Assessment sessions: items answered, the current position and the server's deadline. */
-  assessment: AssessmentProgress.optional(),
-  /** Learning sessions: the step (n of N), concepts with a coarse mastery level, whether a question is open. */
-  learning: LearningProgress.optional(),
-  /** Thought sessions (SPEC §4.5): the topic; no checklist, no score. */
-  thought: ThoughtProgress.optional(),
-  /** Survey sessions (SPEC §4.5): question n of N, and whether it may be skipped. */
-  survey: SurveyProgress.optional(),
+  /** Each type's own progress under its key (`sessionTypeTable`'s `progress`). */
+  ...typeParts('progress'),
 };
 
 /**
@@ -105,13 +152,7 @@ export const SessionSummary = z.object({
       nextDue: z.string().optional(),
     }),
   ),
-  /** Assessment sessions: score, ability per domain and the per-item review. */
-  assessment: AssessmentResults.optional(),
-  /** Learning sessions: steps covered, mastery per concept, misconceptions met and resolved. */
-  learning: LearningSummary.optional(),
-  /** Thought sessions: the summary of the conversation. */
-  thought: ThoughtSessionSummary.optional(),
-  /** Survey sessions: the respondent's own answers. */
-  survey: SurveySessionSummary.optional(),
+  /** Each type's own results under its key (`sessionTypeTable`'s `summary`). */
+  ...typeParts('summary'),
 });
 export type SessionSummary = z.infer<typeof SessionSummary>;

@@ -1,34 +1,9 @@
 import { z } from 'zod';
 import { Limits } from './limits';
 
-/** Widget kinds the tutor can hand the learner (SPEC §4.2). */
-export const WidgetKinds = {
-  multipleChoice: 'multiple_choice',
-  freeText: 'free_text',
-  codeEditor: 'code_editor',
-  /** A scale to rate on (surveys, SPEC §4.5): answered with `{"value": n}`. */
-  rating: 'rating',
-} as const;
-export type WidgetKind = (typeof WidgetKinds)[keyof typeof WidgetKinds];
-/** Every widget kind, in the order tools and prompts list them. */
-export const widgetKinds = Object.values(WidgetKinds) as readonly WidgetKind[];
-/** The widget kinds as a zod enum (suites, reports and other schemas that name a kind). */
-export const WidgetKindSchema = z.enum(Object.values(WidgetKinds) as [WidgetKind, ...WidgetKind[]]);
-
 /** Languages the code editor widget supports. */
 export const CodeLanguage = z.enum(['python', 'javascript']);
 export type CodeLanguage = z.infer<typeof CodeLanguage>;
-
-/**
- * The client tool the tutor calls to hand out each widget kind (SPEC §4.2); the stored
- * conversation keeps these names.
- */
-export const widgetToolNames = {
-  multiple_choice: 'present_choices',
-  free_text: 'request_free_text',
-  code_editor: 'present_code_editor',
-  rating: 'present_rating',
-} as const satisfies Record<WidgetKind, string>;
 
 /** The free-text widget's answer length when the tutor does not set one. */
 export const defaultFreeTextMaxLength = 1000;
@@ -113,38 +88,95 @@ export const RatingProps = RatingToolInput.extend({
   }
 });
 
+
+// What the learner sends back for each kind (the `response` of `widget_response`, SPEC §5). The
+// response carries no kind: the server knows it from the pending widget it answers. Strict, so
+// no response fits two kinds.
+
+/** A multiple-choice answer: the index of the option picked. */
+export const MultipleChoiceResponse = z.object({ selectedIndex: z.number().int().min(0) }).strict();
+/** A free-text answer. */
+export const FreeTextResponse = z.object({ text: z.string().max(Limits.freeTextMaxLength) }).strict();
+/** A code answer, in the language the widget asked for. */
+export const CodeEditorResponse = z.object({ code: z.string().max(Limits.codeMaxLength), language: CodeLanguage }).strict();
+/** A rating: the value picked on the scale (SPEC §4.5, §5). */
+export const RatingResponse = z.object({ value: z.number().int() }).strict();
+
 /**
- * The widget registry: each kind's tool input (what the tutor sends) and props (what the
- * client receives). Keyed by every kind, so a new kind does not compile until it has both;
- * the server derives its tools, their JSON schemas and the tool-call parsing from it.
+ * The table of widget kinds (SPEC §4.2): for each kind, the client tool the tutor calls to
+ * hand it out (the stored conversation keeps these names), that tool's input (what the tutor
+ * sends), the props (what the client receives), the response (what the learner sends back) and
+ * how to tell a learner who sent the wrong shape. Every other list of kinds — `WidgetKind`,
+ * `Widget`, `WidgetAnswer`, the tools and their JSON schemas — is derived from it, so a new kind
+ * is one entry here and the type checker lists what is left elsewhere.
  */
 export const widgetSchemas = {
-  multiple_choice: { toolInput: MultipleChoiceToolInput, props: MultipleChoiceProps },
-  free_text: { toolInput: FreeTextToolInput, props: FreeTextProps },
-  code_editor: { toolInput: CodeEditorToolInput, props: CodeEditorProps },
-  rating: { toolInput: RatingToolInput, props: RatingProps },
-} as const satisfies Record<WidgetKind, { toolInput: z.ZodObject; props: z.ZodObject }>;
+  multiple_choice: { toolName: 'present_choices', toolInput: MultipleChoiceToolInput, props: MultipleChoiceProps, response: MultipleChoiceResponse, expects: '{"selectedIndex": n}' },
+  free_text: { toolName: 'request_free_text', toolInput: FreeTextToolInput, props: FreeTextProps, response: FreeTextResponse, expects: '{"text": "..."}' },
+  code_editor: { toolName: 'present_code_editor', toolInput: CodeEditorToolInput, props: CodeEditorProps, response: CodeEditorResponse, expects: '{"code": "...", "language": "..."}' },
+  rating: { toolName: 'present_rating', toolInput: RatingToolInput, props: RatingProps, response: RatingResponse, expects: '{"value": n}' },
+} as const satisfies Record<string, { toolName: string; toolInput: z.ZodObject; props: z.ZodObject; response: z.ZodObject; expects: string }>;
+
+type WidgetTable = typeof widgetSchemas;
+/** A widget kind the tutor can hand the learner. */
+export type WidgetKind = keyof WidgetTable;
+/** Every widget kind, in the order tools and prompts list them. */
+export const widgetKinds = Object.keys(widgetSchemas) as readonly WidgetKind[];
+/** The widget kinds as a zod enum (suites, reports and other schemas that name a kind). */
+export const WidgetKindSchema = z.enum(widgetKinds as [WidgetKind, ...WidgetKind[]]);
+
+/** The client tool the tutor calls to hand out each widget kind. */
+export const widgetToolNames = Object.fromEntries(widgetKinds.map((kind) => [kind, widgetSchemas[kind].toolName])) as { readonly [K in WidgetKind]: WidgetTable[K]['toolName'] };
 
 /** The widget kind a client tool name stands for, or null. */
 export function widgetKindForTool(toolName: string): WidgetKind | null {
   return widgetKinds.find((kind) => widgetToolNames[kind] === toolName) ?? null;
 }
 
-/** A widget as sent to the client in a `widget` event and inside `state_update`. */
-export const Widget = z.discriminatedUnion('kind', [
-  z.object({ widgetId: z.string().min(1), kind: z.literal('multiple_choice'), props: MultipleChoiceProps }),
-  z.object({ widgetId: z.string().min(1), kind: z.literal('free_text'), props: FreeTextProps }),
-  z.object({ widgetId: z.string().min(1), kind: z.literal('code_editor'), props: CodeEditorProps }),
-  z.object({ widgetId: z.string().min(1), kind: z.literal('rating'), props: RatingProps }),
-]);
-export type Widget = z.infer<typeof Widget>;
+function widgetSchemaOf<K extends WidgetKind>(kind: K) {
+  return z.object({ widgetId: z.string().min(1), kind: z.literal(kind), props: widgetSchemas[kind].props as WidgetTable[K]['props'] });
+}
+type WidgetSchemaOf<K extends WidgetKind> = ReturnType<typeof widgetSchemaOf<K>>;
+type AnyWidgetSchema = { [K in WidgetKind]: WidgetSchemaOf<K> }[WidgetKind];
 
-/** A learner's answer to a widget (the `response` of `widget_response`). */
-export const WidgetAnswer = z.union([
-  z.object({ selectedIndex: z.number().int().min(0) }).strict(),
-  z.object({ text: z.string().max(Limits.freeTextMaxLength) }).strict(),
-  z.object({ code: z.string().max(Limits.codeMaxLength), language: CodeLanguage }).strict(),
-  /** A rating: the value picked on the scale (SPEC §5). */
-  z.object({ value: z.number().int() }).strict(),
-]);
+/** A widget as sent to the client in a `widget` event and inside `state_update`: a union keyed on `kind`. */
+export const Widget = z.discriminatedUnion('kind', widgetKinds.map(widgetSchemaOf) as [AnyWidgetSchema, ...AnyWidgetSchema[]]);
+export type Widget = z.infer<typeof Widget>;
+/** The widget of one kind. */
+export type WidgetOf<K extends WidgetKind> = Extract<Widget, { kind: K }>;
+
+type AnyResponseSchema = WidgetTable[WidgetKind]['response'];
+/** A learner's answer to a widget (the `response` of `widget_response`): any kind's response. */
+export const WidgetAnswer = z.union(widgetKinds.map((kind) => widgetSchemas[kind].response) as [AnyResponseSchema, ...AnyResponseSchema[]]);
 export type WidgetAnswer = z.infer<typeof WidgetAnswer>;
+/** The answer a widget of one kind takes. */
+export type WidgetAnswerOf<K extends WidgetKind> = z.infer<WidgetTable[K]['response']>;
+
+/**
+ * An answer paired with the kind of widget it answers: what every reader of an answer
+ * switches on (`switch (answer.kind)`, ending in a `never` check), instead of probing fields.
+ */
+export type KindedAnswer = { [K in WidgetKind]: { kind: K; answer: WidgetAnswerOf<K> } }[WidgetKind];
+export type KindedAnswerOf<K extends WidgetKind> = Extract<KindedAnswer, { kind: K }>;
+
+/**
+ * The answer to a widget of `kind`, paired with that kind; null when the response is not what
+ * that kind takes (a `{"text": …}` sent to a multiple-choice widget).
+ */
+export function answerForKind<K extends WidgetKind>(kind: K, response: unknown): KindedAnswerOf<K> | null {
+  const parsed = (widgetSchemas[kind].response as z.ZodType).safeParse(response);
+  return parsed.success ? ({ kind, answer: parsed.data } as KindedAnswerOf<K>) : null;
+}
+
+/**
+ * The kind a stored answer belongs to, read from its shape (the responses are strict, so at
+ * most one kind fits). For an answer whose widget is not at hand — one already checked against
+ * it when it arrived; with the widget, use `answerForKind`.
+ */
+export function kindOfAnswer(response: unknown): KindedAnswer | null {
+  for (const kind of widgetKinds) {
+    const paired = answerForKind(kind, response);
+    if (paired) return paired;
+  }
+  return null;
+}

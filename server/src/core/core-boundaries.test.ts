@@ -8,8 +8,10 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { SessionType } from '@tutorloop/shared';
 
 const core = path.dirname(fileURLToPath(import.meta.url));
+const server = path.resolve(core, '..');
 
 /** One folder per session type; `session/` holds what they share and imports none of them. */
 const sessionTypeFolders = ['recall', 'assessment-session', 'learning', 'thought', 'survey'];
@@ -87,6 +89,30 @@ describe('core boundaries', () => {
           .map((specifier) => ({ file: path.relative(core, file), specifier })),
       );
     expect(support).toEqual([]);
+  });
+
+  it('keeps storage and its adapters free of session types: no type folder imported, no type named in a comparison (issue 23)', () => {
+    // The registry (core/session-type-states.ts) hands storage the types' schemas and snapshot
+    // needs, so a new type never touches these folders. llm/ is not held to this yet: the
+    // learning and thought requests still build on their types' ports (see ARCHITECTURE.md).
+    const typeFree = [path.join(core, 'storage'), path.join(server, 'db')];
+    const typeNames = SessionType.options.join('|');
+    const typeComparison = new RegExp(`\\btype\\s*[!=]==?\\s*['"](?:${typeNames})['"]|['"](?:${typeNames})['"]\\s*[!=]==?\\s*[\\w.?]*\\btype\\b`);
+    const scanned = typeFree.flatMap(sourceFiles);
+    expect(scanned.length).toBeGreaterThan(20);
+    const imports = scanned.flatMap((file) =>
+      importsOf(file)
+        .filter((specifier) => specifier.startsWith('.'))
+        .map((specifier) => ({ file: path.relative(server, file), specifier, to: coreFolderOf(path.resolve(path.dirname(file), specifier)) }))
+        .filter(({ to }) => to !== null && sessionTypeFolders.includes(to)),
+    );
+    expect(imports).toEqual([]);
+    const comparisons = scanned.flatMap((file) =>
+      readFileSync(file, 'utf8')
+        .split('\n')
+        .flatMap((line, index) => (typeComparison.test(line) ? [{ file: path.relative(server, file), line: index + 1, text: line.trim() }] : [])),
+    );
+    expect(comparisons).toEqual([]);
   });
 
   it('keeps the storage port pure: it imports only itself, the rest of core, the shared contract and zod', () => {

@@ -9,7 +9,7 @@ import type { CardRepository, ReviewLogRecord } from '../core/storage/cards';
 import type { ChecklistRepository } from '../core/storage/checklists';
 import { defaultDesiredRetention, type LearnerRepository, type StoredLearner } from '../core/storage/learners';
 import type { RecallSetRepository } from '../core/storage/recall-sets';
-import { parseTypeState } from '../core/storage/session-type-state';
+import { parseTypeState, type SessionTypeCatalog } from '../core/storage/session-type-state';
 import type { SessionRepository, StoredSession } from '../core/storage/sessions';
 import { StorageError } from '../core/storage/storage-error';
 import type { Database } from './database';
@@ -217,7 +217,7 @@ export function sqliteCards(database: Database): CardRepository {
   };
 }
 
-export function sqliteSessions(database: Database): SessionRepository {
+export function sqliteSessions(database: Database, sessionTypes: SessionTypeCatalog): SessionRepository {
   const bySession = database.select().from(sessions).where(eq(sessions.id, sql.placeholder('id'))).prepare();
   // Every turn updates its session: prepared once, the record returned built from what was written.
   const updateSession = database.$client.prepare(
@@ -226,13 +226,13 @@ export function sqliteSessions(database: Database): SessionRepository {
   return {
     async get(sessionId) {
       const row = bySession.get({ id: sessionId });
-      return row ? toStoredSession(row) : null;
+      return row ? toStoredSession(row, sessionTypes) : null;
     },
     async listByLearner(learnerId) {
-      return database.select().from(sessions).where(eq(sessions.learnerId, learnerId)).orderBy(desc(sessions.createdAt), asc(sessions.id)).all().map(toStoredSession);
+      return database.select().from(sessions).where(eq(sessions.learnerId, learnerId)).orderBy(desc(sessions.createdAt), asc(sessions.id)).all().map((row) => toStoredSession(row, sessionTypes));
     },
     async create(session) {
-      const typeState = parseTypeState(session.typeState);
+      const typeState = parseTypeState(sessionTypes, session.typeState);
       const row = database
         .insert(sessions)
         .values({
@@ -248,13 +248,13 @@ export function sqliteSessions(database: Database): SessionRepository {
         })
         .returning()
         .get();
-      return toStoredSession(row);
+      return toStoredSession(row, sessionTypes);
     },
     async update(sessionId, changes, now) {
       const row = bySession.get({ id: sessionId });
       if (!row) throw new StorageError('not_found', `session ${sessionId} does not exist`);
-      const current = toStoredSession(row);
-      const typeState = changes.typeState === undefined ? current.typeState : parseTypeState(changes.typeState);
+      const current = toStoredSession(row, sessionTypes);
+      const typeState = changes.typeState === undefined ? current.typeState : parseTypeState(sessionTypes, changes.typeState);
       if (typeState.type !== current.type) {
         throw new StorageError('invalid_value', `session ${sessionId} is a ${current.type} session; a ${typeState.type} state does not fit it`);
       }

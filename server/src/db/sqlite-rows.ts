@@ -8,7 +8,7 @@ import type { StoredItem } from '../core/storage/assessments';
 import type { StoredCard } from '../core/storage/cards';
 import type { StoredMessage } from '../core/storage/messages';
 import type { PendingActionRecord } from '../core/storage/pending-actions';
-import { readTypeState, type SessionTypeState } from '../core/storage/session-type-state';
+import { readTypeState, type SessionTypeCatalog, type SessionTypeState } from '../core/storage/session-type-state';
 import type { StoredSession } from '../core/storage/sessions';
 import { StorageError } from '../core/storage/storage-error';
 import type { assessmentItems, cards, messages, pendingActions, sessions } from './schema';
@@ -16,8 +16,8 @@ import type { assessmentItems, cards, messages, pendingActions, sessions } from 
 type SessionRow = typeof sessions.$inferSelect;
 type SessionColumns = Pick<typeof sessions.$inferInsert, 'type' | 'typeState'>;
 
-export function toStoredSession(row: SessionRow): StoredSession {
-  const typeState = readTypeState(row.id, row.typeState);
+export function toStoredSession(row: SessionRow, sessionTypes: SessionTypeCatalog): StoredSession {
+  const typeState = readTypeState(sessionTypes, row.id, row.typeState);
   if (typeState.type !== row.type) throw new StorageError('corrupt', `session ${row.id}: a ${row.type} session holds a ${typeState.type} state`);
   return {
     id: row.id,

@@ -3,7 +3,7 @@
  * `scheduler_runs`, the review history read from `cards` ⋈ `review_logs`.
  */
 import { and, asc, count, desc, eq, gt, inArray, sql } from 'drizzle-orm';
-import type { RatingName } from '../core/recall/fsrs';
+import type { RatingName } from '../core/storage/cards';
 import type { CardHistory, SchedulerRepository, StoredSchedulerRun } from '../core/storage/scheduler-runs';
 import type { Database } from './database';
 import { cards, reviewLogs, schedulerRuns } from './schema';

@@ -9,6 +9,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { at, newLearner, rejection, seedRecall, studyPlanContent } from '../../test/storage-contract/fixtures';
 import { describeStorageContract } from '../../test/storage-contract/storage-contract';
 import { isStorageError } from '../core/storage/storage-error';
+import { sessionTypeCatalog } from '../core/session-type-states';
 import { openSqliteStorage, type SqliteStorage } from './sqlite-storage';
 
 const folder = mkdtempSync(path.join(tmpdir(), 'tutorloop-storage-'));
@@ -19,12 +20,12 @@ afterAll(() => {
   rmSync(folder, { recursive: true, force: true });
 });
 
-describeStorageContract('sqlite (temp file)', () => openSqliteStorage(nextFile()));
+describeStorageContract('sqlite (temp file)', () => openSqliteStorage(nextFile(), sessionTypeCatalog));
 
 describe('sqlite storage', () => {
   const opened: SqliteStorage[] = [];
   const open = (file: string) => {
-    const storage = openSqliteStorage(file);
+    const storage = openSqliteStorage(file, sessionTypeCatalog);
     opened.push(storage);
     return storage;
   };

@@ -19,6 +19,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { AsyncMutex } from '../core/storage/async-mutex';
 import type { SessionSnapshot, SnapshotOptions } from '../core/storage/session-snapshot';
+import type { SessionTypeCatalog } from '../core/storage/session-type-state';
 import type { Storage, StorageReader, StorageRepositories, StorageTx } from '../core/storage/storage';
 import { StorageError } from '../core/storage/storage-error';
 import { runTransaction, StorageUnit } from '../core/storage/storage-unit';
@@ -63,12 +64,12 @@ function translatingErrors(repositories: StorageRepositories): StorageRepositori
   return wrapped as unknown as StorageRepositories;
 }
 
-function sqliteRepositories(database: Database): StorageRepositories {
+function sqliteRepositories(database: Database, sessionTypes: SessionTypeCatalog): StorageRepositories {
   return translatingErrors({
     learners: sqliteLearners(database),
     recallSets: sqliteRecallSets(database),
     cards: sqliteCards(database),
-    sessions: sqliteSessions(database),
+    sessions: sqliteSessions(database, sessionTypes),
     checklists: sqliteChecklists(database),
     messages: sqliteMessages(database),
     pendingActions: sqlitePendingActions(database),
@@ -88,16 +89,22 @@ export class SqliteStorage implements Storage {
   private readonly repositories: StorageRepositories;
   private closed = false;
 
-  /** Takes the connection over: from now on, nothing else may run statements on it. */
-  constructor(private readonly database: Database) {
-    this.repositories = sqliteRepositories(database);
+  /**
+   * Takes the connection over: from now on, nothing else may run statements on it.
+   * `sessionTypes`: the registry's catalog (core/session-type-states.ts).
+   */
+  constructor(
+    private readonly database: Database,
+    private readonly sessionTypes: SessionTypeCatalog,
+  ) {
+    this.repositories = sqliteRepositories(database, sessionTypes);
   }
 
   transaction<T>(work: (tx: StorageTx) => Promise<T>): Promise<T> {
     return this.exclusive(async () => {
       const client = this.database.$client;
       client.exec('BEGIN IMMEDIATE');
-      const unit = new StorageUnit(this.repositories, 'write');
+      const unit = new StorageUnit(this.repositories, 'write', this.sessionTypes);
       return runTransaction(unit, work, {
         commit: () => {
           client.exec('COMMIT');
@@ -114,7 +121,7 @@ export class SqliteStorage implements Storage {
     return this.exclusive(async () => {
       const client = this.database.$client;
       client.exec('BEGIN');
-      const unit = new StorageUnit(this.repositories, 'read');
+      const unit = new StorageUnit(this.repositories, 'read', this.sessionTypes);
       try {
         return await work(unit.handle);
       } finally {
@@ -155,6 +162,6 @@ export class SqliteStorage implements Storage {
 }
 
 /** Storage on the SQLite file `file` (or `:memory:`), created and migrated if needed, on a connection of its own. */
-export function openSqliteStorage(file: string): SqliteStorage {
-  return new SqliteStorage(openDatabase(file));
+export function openSqliteStorage(file: string, sessionTypes: SessionTypeCatalog): SqliteStorage {
+  return new SqliteStorage(openDatabase(file), sessionTypes);
 }

@@ -211,32 +211,18 @@ export function registerRoutes(app: FastifyInstance, deps: RouteDeps): void {
     });
     api.get('/api/blueprints', async (): Promise<BlueprintList> => ({ blueprints: catalog.summaries() }));
     api.get('/api/sessions', async (request) => ({ sessions: await sessions.list(request.learnerId) }));
+    // Reads: each type's views of a stored snapshot (core/session/session-view.ts); no room is opened.
     api.get('/api/sessions/:id', async (request) => {
       const session = await sessions.owned(request.learnerId, idParam(request));
-      const room = hub.room(session);
-      try {
-        return { session: await sessions.toListItem(session), state: await room.state() };
-      } finally {
-        hub.release(session.id);
-      }
+      return { session: await sessions.toListItem(session), state: await sessions.state(session, clock.now()) };
     });
     api.get('/api/sessions/:id/replay', async (request) => {
       const session = await sessions.owned(request.learnerId, idParam(request));
-      const room = hub.room(session);
-      try {
-        return { sessionId: session.id, messages: await room.history() };
-      } finally {
-        hub.release(session.id);
-      }
+      return { sessionId: session.id, messages: await sessions.history(session) };
     });
     api.get('/api/sessions/:id/summary', async (request) => {
       const session = await sessions.owned(request.learnerId, idParam(request));
-      let summary;
-      try {
-        summary = await hub.room(session).summary();
-      } finally {
-        hub.release(session.id);
-      }
+      const summary = await sessions.summary(session, clock.now());
       if (!summary) throw new AppError('conflict', 'The session has not ended yet; its summary comes at the end.');
       return { summary };
     });

@@ -7,7 +7,7 @@
  * engine drops any points that come with it (parse-evaluation.ts). It is required, so the
  * schema stays strict for vendors with structured output (every property required).
  */
-import { widgetToolNames, type SessionMode } from '@tutorloop/shared';
+import { widgetKindForTool, widgetToolNames, type SessionMode, type WidgetKind } from '@tutorloop/shared';
 import { z } from 'zod';
 import { modeToolNames, type ChecklistPoint, type ConversationMessage, type EvaluationInput } from '../core/provider';
 import type { LlmRequest, LlmTool } from './llm-client';
@@ -85,20 +85,23 @@ function renderPoint(point: ChecklistPoint): string {
   return `- [${point.id}] ${oneLine(point.content)}${context}`;
 }
 
+/** How the evaluator reads the call that handed out each widget kind: what the learner was shown. */
+const widgetCallRenderers: { [K in WidgetKind]: (input: Record<string, unknown>, prompt: string) => string } = {
+  multiple_choice: (input, prompt) => {
+    const options = Array.isArray(input['options']) ? input['options'].map((option, index) => `${index + 1}) ${String(option)}`).join('  ') : '';
+    return `[shows a multiple-choice question: "${prompt}" options: ${options}]`;
+  },
+  free_text: (_input, prompt) => `[asks for a written answer: "${prompt}"]`,
+  code_editor: (input, prompt) => `[asks for code${typeof input['language'] === 'string' ? ` (${input['language']})` : ''}: "${prompt}"]`,
+  rating: (input, prompt) => `[asks for a rating from ${String(input['min'])} to ${String(input['max'])}: "${prompt}"]`,
+};
+
 /** A tool call as the evaluator reads it: what the learner was shown. */
 function renderToolCall(name: string, input: Record<string, unknown>): string {
-  const prompt = typeof input['prompt'] === 'string' ? input['prompt'] : '';
-  const options = Array.isArray(input['options']) ? input['options'].map((option, index) => `${index + 1}) ${String(option)}`).join('  ') : '';
-  const language = typeof input['language'] === 'string' ? ` (${input['language']})` : '';
+  const kind = widgetKindForTool(name);
+  if (kind) return widgetCallRenderers[kind](input, oneLine(typeof input['prompt'] === 'string' ? input['prompt'] : ''));
+  // Server tools and names no tool has: not a widget kind, so any name may come here.
   switch (name) {
-    case widgetToolNames.multiple_choice:
-      return `[shows a multiple-choice question: "${oneLine(prompt)}" options: ${options}]`;
-    case widgetToolNames.free_text:
-      return `[asks for a written answer: "${oneLine(prompt)}"]`;
-    case widgetToolNames.code_editor:
-      return `[asks for code${language}: "${oneLine(prompt)}"]`;
-    case widgetToolNames.rating:
-      return `[asks for a rating from ${String(input['min'])} to ${String(input['max'])}: "${oneLine(prompt)}"]`;
     case modeToolNames.enter:
       return `[follows the learner into a tangent: "${oneLine(String(input['topic'] ?? ''))}"]`;
     case modeToolNames.exit:

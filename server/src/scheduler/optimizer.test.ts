@@ -13,6 +13,7 @@ import { syntheticReviewLog, syntheticTrueWeights } from '../core/scheduler/synt
 import { trainingItems } from '../core/scheduler/training-items';
 import { writeHistory } from '../core/scheduler/write-history';
 import { createMemoryStorage } from '../core/storage/memory-storage';
+import { sessionTypeCatalog } from '../core/session-type-states';
 import { createBindingOptimizer, packItems } from './binding-optimizer';
 
 const start = new Date('2026-01-01T00:00:00.000Z');
@@ -87,7 +88,7 @@ describe('packItems', () => {
 
 describe('optimising a learner', () => {
   it('keeps better parameters, reschedules that learner’s cards from their history, and never touches another learner', async () => {
-    const storage = createMemoryStorage();
+    const storage = createMemoryStorage(sessionTypeCatalog);
     const ids = seededIds('opt');
     // More cards than one page of the history read (historyPageCards): read and rescheduled in pages.
     const log = syntheticReviewLog({ weights: syntheticTrueWeights, cards: historyPageCards * 2 + 50, reviewsPerCard: 6, seed: 'golden-2', start });
@@ -132,7 +133,7 @@ describe('optimising a learner', () => {
   }, 60_000);
 
   it('refuses with too few reviews and records nothing', async () => {
-    const storage = createMemoryStorage();
+    const storage = createMemoryStorage(sessionTypeCatalog);
     await storage.transaction((tx) => tx.learners.create({ id: 'c', username: 'c', passwordHash: 'x', createdAt: start }));
     const outcome = await optimizeLearner({ storage, optimizer: createBindingOptimizer(), clock: { now: () => start }, ids: seededIds() }, 'c', { minimumReviews: 100 });
     expect(outcome).toEqual({ ok: false, error: 'not_enough_reviews', reviewCount: 0 });

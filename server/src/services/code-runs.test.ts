@@ -5,12 +5,13 @@ import { generateItem } from '../core/assessment';
 import { createRandom } from '../core/assessment/random';
 import { fixedClock } from '../core/session/test-support';
 import { createMemoryStorage } from '../core/storage/memory-storage';
+import { sessionTypeCatalog } from '../core/session-type-states';
 import { AppError } from './app-error';
 import { CodeRunService, type ExamplesRunner } from './code-runs';
 
 async function setUp(runner: ExamplesRunner) {
   const clock = fixedClock();
-  const storage = createMemoryStorage();
+  const storage = createMemoryStorage(sessionTypeCatalog);
   const item = generateItem(shippedSkill('PROG.PYTHON.STRING.COUNT'), { sectionId: 'writing', caseName: 'count_char' }, createRandom('code-runs'));
   await storage.transaction(async (tx) => {
     await tx.learners.create({ id: 'ada', username: 'ada', passwordHash: 'x', createdAt: clock.now() });

@@ -1,7 +1,8 @@
 /** Creating, listing and deleting sessions through the storage port; each type's rules come from its session module. */
-import type { CreateSessionBody, SessionListItem, SessionType } from '@tutorloop/shared';
+import type { CreateSessionBody, HistoryMessage, SessionListItem, SessionState, SessionSummary, SessionType } from '@tutorloop/shared';
 import { moduleOf, type CreateBodyOf, type CreateOutcome, type SessionModules, type SessionOf } from '../core/session/session-module';
-import { modeOf } from '../core/session/session-view';
+import { buildHistory, modeOf, stateView, summaryView } from '../core/session/session-view';
+import type { SessionSnapshot, SnapshotOptions } from '../core/storage/session-snapshot';
 import type { StoredSession } from '../core/storage/sessions';
 import type { Storage, StorageReader } from '../core/storage/storage';
 import { AppError } from './app-error';
@@ -52,6 +53,29 @@ export class SessionService {
       createdAt: session.createdAt.toISOString(),
       endedAt: session.endedAt?.toISOString() ?? null,
     };
+  }
+
+  /** What the learner sees of a session now (SPEC §5), by its type's view of one snapshot: no room is opened. */
+  async state(session: StoredSession, now: Date): Promise<SessionState> {
+    return stateView(this.modules, await this.snapshot(session.id, { lastMessages: 0 }), now);
+  }
+
+  /** The visible conversation, for a replay. */
+  async history(session: StoredSession): Promise<HistoryMessage[]> {
+    const snapshot = await this.snapshot(session.id);
+    return buildHistory(snapshot.messages, snapshot.actions);
+  }
+
+  /** The summary once the session has ended, else null. */
+  async summary(session: StoredSession, now: Date): Promise<SessionSummary | null> {
+    return summaryView(this.modules, await this.snapshot(session.id, { lastMessages: 0 }), now);
+  }
+
+  /** A session deleted since its owner was checked is as absent as one that never was. */
+  private async snapshot(sessionId: string, options?: SnapshotOptions): Promise<SessionSnapshot> {
+    const snapshot = await this.storage.loadSessionSnapshot(sessionId, options);
+    if (!snapshot) throw new AppError('not_found', 'No session with that id.');
+    return snapshot;
   }
 
   async delete(learnerId: string, sessionId: string): Promise<void> {

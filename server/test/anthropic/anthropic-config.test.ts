@@ -4,7 +4,6 @@
  * call to llm_calls with its session, tokens, cache reads and outcome (SPEC §7).
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { llmCalls } from '../../src/db/schema';
 import { fakeReplies, startFakeAnthropic, type FakeAnthropic } from '../helpers/fake-anthropic';
 import { startTestServer, type TestServer } from '../helpers/test-server';
 
@@ -39,10 +38,12 @@ describe('the configured anthropic provider', () => {
 
     expect(fake.requestsFor('tutor').map((request) => request.body.model)).toEqual(['tutor-model-x', 'tutor-model-x']);
     expect(fake.requestsFor('evaluator').map((request) => request.body.model)).toEqual(['evaluator-model-y']);
-    const rows = server.server.database.select().from(llmCalls).all();
-    expect(rows.map((row) => row.purpose).sort()).toEqual(['evaluator', 'safety', 'tutor', 'tutor']);
+    // Read through the storage port, which lists a session's calls: the safety gate's call is
+    // made before a message belongs to a turn (no session, no learner), so it is not among them.
+    const rows = await server.server.storage.read((reader) => reader.llmCalls.listBySession(sessionId));
+    expect(rows.map((row) => row.purpose).sort()).toEqual(['evaluator', 'tutor', 'tutor']);
     for (const row of rows) {
-      expect(row).toMatchObject({ provider: 'anthropic', outcome: 'ok', sessionId: row.purpose === 'safety' ? null : sessionId });
+      expect(row).toMatchObject({ provider: 'anthropic', outcome: 'ok', sessionId });
       expect(row.inputTokens).toBeGreaterThan(0);
       expect(row.latencyMs).toBeGreaterThanOrEqual(0);
     }

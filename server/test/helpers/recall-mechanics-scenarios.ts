@@ -78,7 +78,12 @@ export function recallMechanicsScenarios<Request>(harness: RecallScenarioHarness
     return (await client.waitFor('state_update', { from: start })).payload.state;
   }
 
-  const db = () => server.server.database.$client;
+  /** The session's review logs, read through the storage port. */
+  const reviewLogs = (sessionId: string) =>
+    server.server.storage.read(async (reader) => {
+      const session = await reader.sessions.get(sessionId);
+      return (await reader.cards.listReviewLogsByLearner(session!.learnerId)).filter((log) => log.sessionId === sessionId);
+    });
 
   describe(`recall mechanics with the ${harness.name} provider`, () => {
     it('checks off three points from one message, each with its card and review log, in that turn', async () => {
@@ -98,9 +103,9 @@ export function recallMechanicsScenarios<Request>(harness: RecallScenarioHarness
       const state = await turn(client, 'mitochondria make ATP, ribosomes build proteins and the nucleus keeps DNA');
       expect(state).toMatchObject({ recalledCount: 3, totalPoints: 4, turn: 1 });
 
-      const checked = db().prepare("SELECT turn_recalled FROM session_points WHERE session_id = ? AND status = 'recalled'").all(sessionId) as Array<{ turn_recalled: number }>;
-      expect(checked.map((row) => row.turn_recalled)).toEqual([1, 1, 1]);
-      const logs = db().prepare('SELECT rating, confidence FROM review_logs WHERE session_id = ? ORDER BY confidence DESC').all(sessionId);
+      const checklist = await server.server.storage.read((reader) => reader.checklists.list(sessionId));
+      expect(checklist.filter((entry) => entry.status === 'recalled').map((entry) => entry.turnRecalled)).toEqual([1, 1, 1]);
+      const logs = (await reviewLogs(sessionId)).map(({ rating, confidence }) => ({ rating, confidence })).sort((a, b) => (b.confidence ?? 0) - (a.confidence ?? 0));
       // The documented mapping (ARCHITECTURE.md): a free recall, unprompted as here, is Easy at
       // confidence ≥ 0.9 and Good otherwise; only hinted or recognised recalls go lower.
       expect(logs).toEqual([
@@ -134,8 +139,7 @@ export function recallMechanicsScenarios<Request>(harness: RecallScenarioHarness
       client.send({ type: 'end_session', payload: {} });
       const complete = await client.waitFor('session_complete', { from: start });
       expect(complete.payload.summary).toMatchObject({ reason: 'ended_by_learner', recalledCount: 3, totalPoints: 4 });
-      const again = db().prepare("SELECT COUNT(*) AS n FROM review_logs WHERE session_id = ? AND rating = 'again'").get(sessionId) as { n: number };
-      expect(again.n).toBe(1);
+      expect((await reviewLogs(sessionId)).filter((log) => log.rating === 'again')).toHaveLength(1);
       client.close();
 
       // Right now nothing is due (reviews are scheduled in whole days: no same-day learning

@@ -22,7 +22,8 @@ export function startServerProcess(dataDir: string, env: Record<string, string> 
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
-    const timer = setTimeout(() => reject(new Error(`server did not start: ${output}`)), 20_000);
+    // Generous: under a loaded machine (CI beside other runs) a tsx start can take tens of seconds.
+    const timer = setTimeout(() => reject(new Error(`server did not start: ${output}`)), 60_000);
     child.stdout!.on('data', (chunk: Buffer) => {
       output += chunk.toString();
       const match = /running at (http:\/\/[^\s]+)/.exec(output);

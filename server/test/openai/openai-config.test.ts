@@ -7,7 +7,6 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { HealthResponse } from '@tutorloop/shared';
-import { llmCalls } from '../../src/db/schema';
 import { openAiReplies, startFakeOpenAi, type FakeOpenAi } from '../helpers/fake-openai';
 import { startTestServer, type TestServer } from '../helpers/test-server';
 
@@ -52,10 +51,12 @@ describe('the configured openai provider', () => {
     expect(fake.requestsFor('evaluator').map((request) => request.body.model)).toEqual(['qwen2.5:7b']);
     expect(fake.requestsFor('safety').map((request) => request.body.model)).toEqual(['llama-guard3:1b']);
     expect(fake.requests.every((request) => request.headers['authorization'] === 'Bearer test-key')).toBe(true);
-    const rows = server.server.database.select().from(llmCalls).all();
-    expect(rows.map((row) => row.purpose).sort()).toEqual(['evaluator', 'safety', 'tutor', 'tutor']);
+    // Read through the storage port, which lists a session's calls: the safety gate's call is
+    // made before a message belongs to a turn (no session, no learner), so it is not among them.
+    const rows = await server.server.storage.read((reader) => reader.llmCalls.listBySession(sessionId));
+    expect(rows.map((row) => row.purpose).sort()).toEqual(['evaluator', 'tutor', 'tutor']);
     for (const row of rows) {
-      expect(row).toMatchObject({ provider: 'openai', outcome: 'ok', sessionId: row.purpose === 'safety' ? null : sessionId });
+      expect(row).toMatchObject({ provider: 'openai', outcome: 'ok', sessionId });
       expect(row.inputTokens).toBeGreaterThan(0);
       expect(row.latencyMs).toBeGreaterThanOrEqual(0);
     }

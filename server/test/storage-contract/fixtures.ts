@@ -10,7 +10,7 @@ import type { NewLearner } from '../../src/core/storage/learners';
 import type { NewMessage } from '../../src/core/storage/messages';
 import type { NewPendingAction } from '../../src/core/storage/pending-actions';
 import type { RecallPointRecord } from '../../src/core/storage/recall-sets';
-import { initialRecallState } from '../../src/core/storage/session-type-state';
+import { initialRecallState } from '../../src/core/recall/recall-state';
 import type { NewSession } from '../../src/core/storage/sessions';
 import type { Storage } from '../../src/core/storage/storage';
 

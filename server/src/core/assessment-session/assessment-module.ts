@@ -1,7 +1,8 @@
 /** Assessment sessions as a session module (SPEC §4.3): created from a blueprint of the catalog. */
 import type { SessionModule } from '../session/session-module';
 import { AssessmentRoom, type AssessmentRoomDeps } from './assessment-room';
-import { assessmentSummary } from './assessment-view';
+import { assessmentSnapshotNeeds } from './assessment-state';
+import { assessmentState, assessmentSummary } from './assessment-view';
 
 /** What the module needs is what its rooms need. */
 export type AssessmentModuleDeps = AssessmentRoomDeps;
@@ -9,6 +10,7 @@ export type AssessmentModuleDeps = AssessmentRoomDeps;
 export function assessmentModule(deps: AssessmentModuleDeps): SessionModule<'assessment'> {
   return {
     type: 'assessment',
+    snapshotNeeds: assessmentSnapshotNeeds,
     /**
      * Its seed drives item generation, so a restart (or a replay of the same answers) yields
      * the same items; the clock starts at the first item.
@@ -39,6 +41,7 @@ export function assessmentModule(deps: AssessmentModuleDeps): SessionModule<'ass
     openRoom(sessionId, onIdle) {
       return new AssessmentRoom(sessionId, deps, onIdle);
     },
+    state: (snapshot, now) => assessmentState(deps.catalog, snapshot, now),
     summary: (snapshot, now) => assessmentSummary(deps.catalog, snapshot, now),
   };
 }

@@ -6,6 +6,7 @@ import { silentLogger } from '../ports';
 import type { RoomBase } from '../session/room-base';
 import { fixedClock, recordingListener, seededIds } from '../session/test-support';
 import { createMemoryStorage } from '../storage/memory-storage';
+import { sessionTypeCatalog } from '../session-type-states';
 import type { Storage } from '../storage/storage';
 import { assessmentModule } from './assessment-module';
 
@@ -16,7 +17,7 @@ let sessionId: string;
 const clock = fixedClock();
 
 beforeEach(async () => {
-  storage = createMemoryStorage();
+  storage = createMemoryStorage(sessionTypeCatalog);
   await storage.transaction((tx) => tx.learners.create({ id: 'l1', username: 'ada', passwordHash: 'x', createdAt: clock.now() }));
   const assessment = assessmentModule({
     storage,

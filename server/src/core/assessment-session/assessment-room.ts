@@ -8,19 +8,18 @@
  * cannot enter any model context. Every step is stored first, so a restart resumes exactly
  * (the pending item's widget included) and the same seed gives the same next item.
  */
-import type { ClientMessage, HistoryMessage, SessionState, SessionSummary, WidgetAnswer } from '@tutorloop/shared';
+import type { SessionState, SessionSummary, WidgetAnswer } from '@tutorloop/shared';
 import { estimateAbilities, nextItem, randomForItem, scoreChoice, type AssessmentBlueprint, type Catalog, type EarlierItems, type GeneratedItem } from '../assessment';
 import type { Clock, IdGenerator } from '../ports';
-import { RoomBase, type RoomBaseDeps, type SessionListener } from '../session/room-base';
-import { checkWidgetAnswer, recordWidgetAnswer } from '../session/widget-answers';
-import { buildHistory, buildState, isEnded, toolNameForKind, widgetForAction } from '../session/session-view';
+import { RoomBase, type RoomBaseDeps, type RoomFrames, type SessionListener } from '../session/room-base';
+import { checkWidgetAnswer, itemAnswerFields, recordWidgetAnswer } from '../session/widget-answers';
+import { isEnded, toolNameForKind, widgetForAction } from '../session/session-view';
 import type { StoredItem, StoredResponse } from '../storage/assessments';
 import type { SessionSnapshot } from '../storage/session-snapshot';
-import { typeStateOf } from '../storage/session-type-state';
 import type { StoredSession } from '../storage/sessions';
 import type { Storage } from '../storage/storage';
 import { deadlineOf, type AssessmentConfig } from './assessment-config';
-import { assessmentOf, assessmentSummary, framingText, progressOf, responseRecords, widgetForItem } from './assessment-view';
+import { assessmentOf, assessmentSetup, assessmentState, assessmentSummary, framingText, responseRecords, widgetForItem } from './assessment-view';
 import { scoreCode, type CodeRunner } from '../assessment/code-scoring';
 import { BackendToolRegistry, type BackendToolContext, type CompleteResult, type EvaluateInput, type EvaluateResult, type NextItemResult } from './backend-tools';
 import { learnerMessage, tutorMessage } from '../session/new-messages';
@@ -38,7 +37,7 @@ export interface AssessmentRoomDeps extends RoomBaseDeps {
 export const assessmentChatReply =
   'During the assessment I can’t give hints or say whether an answer is right — you’ll see everything in your results at the end. Answer the item above whenever you’re ready.';
 
-export class AssessmentRoom extends RoomBase {
+export class AssessmentRoom extends RoomBase<AssessmentRoomDeps> {
   private deadlineTimer: NodeJS.Timeout | null = null;
   /** The learner's earlier attempts' items, read once: they cannot change while this one runs. */
   private earlier: EarlierItems | null = null;
@@ -46,7 +45,7 @@ export class AssessmentRoom extends RoomBase {
 
   constructor(
     sessionId: string,
-    private readonly deps: AssessmentRoomDeps,
+    deps: AssessmentRoomDeps,
     onIdle: () => void = () => {},
   ) {
     super(sessionId, deps, onIdle);
@@ -57,47 +56,25 @@ export class AssessmentRoom extends RoomBase {
     });
   }
 
-  override async attach(listener: SessionListener, terminate?: () => void): Promise<void> {
-    const snapshot = await this.consistentRead(() => this.deps.storage.loadSessionSnapshot(this.sessionId));
-    if (!snapshot) return;
-    const state = this.stateOf(snapshot);
-    listener({ type: 'state_update', payload: { state } });
-    if (state.status === 'awaiting_client_action') listener({ type: 'widget', payload: state.pendingWidget });
-    listener({ type: 'history', payload: { messages: buildHistory(snapshot.messages, snapshot.actions) } });
-    this.register(listener, terminate);
-    if (!isEnded(snapshot.session.status)) this.resume();
-  }
-
-  override handle(message: ClientMessage, reply: SessionListener): Promise<void> {
-    switch (message.type) {
-      case 'chat':
-        return this.enqueue(() => this.handleChat(message.payload.message, message.payload.clientMessageId ?? null, reply));
-      case 'widget_response':
-        return this.enqueue(() => this.handleAnswer(message.payload.widgetId, message.payload.response, reply));
-      case 'rabbithole':
-        this.fail(reply, 'invalid_payload', 'Rabbit holes belong to recall sessions; an assessment goes item by item.');
-        return Promise.resolve();
-      case 'end_session':
-        // Not cancelled: an answer being scored is the learner's and counts; ending waits for it.
-        return this.enqueue(async () => {
-          const snapshot = await this.load();
-          if (!snapshot || isEnded(snapshot.session.status)) return this.fail(reply, 'session_ended', 'This assessment has already ended.');
-          await this.complete('ended_by_learner');
-        });
-      // No model writes an assessment's messages (the framing is the server's own text, sent
-      // whole), so there is never a reply in flight to stop or one to produce again (SPEC §5).
-      case 'stop':
-        this.fail(reply, 'nothing_to_stop', 'There is no reply being written to stop.');
-        return Promise.resolve();
-      case 'retry':
-        this.fail(reply, 'nothing_to_retry', 'An assessment’s items are fixed; there is no reply to produce again.');
-        return Promise.resolve();
-      default: {
-        const unreachable: never = message;
-        throw new Error(`unhandled message ${JSON.stringify(unreachable)}`);
-      }
-    }
-  }
+  /** Chat gets a fixed line; answers are scored on the server; no tangents, and no reply to stop or produce again. */
+  protected override readonly frames: RoomFrames = {
+    chat: (text, clientMessageId, reply) => this.enqueue(() => this.handleChat(text, clientMessageId, reply)),
+    widgets: (widgetId, response, reply) => this.handleAnswer(widgetId, response, reply),
+    tangents: 'Rabbit holes belong to recall sessions; an assessment goes item by item.',
+    // No model writes an assessment's messages (the framing is the server's own text, sent
+    // whole), so there is never a reply in flight to stop or one to produce again (SPEC §5).
+    stop: 'There is no reply being written to stop.',
+    retry: 'An assessment’s items are fixed; there is no reply to produce again.',
+    // Not cancelled: an answer being scored is the learner's and counts; ending waits for it.
+    end: {
+      end: async (reply) => {
+        const snapshot = await this.load();
+        if (!snapshot || isEnded(snapshot.session.status)) return this.fail(reply, 'session_ended', 'This assessment has already ended.');
+        await this.complete('ended_by_learner');
+      },
+      cancelsInFlight: false,
+    },
+  };
 
   override resume(): void {
     void this.enqueue(async () => {
@@ -117,23 +94,6 @@ export class AssessmentRoom extends RoomBase {
     super.terminate();
   }
 
-  override async state(): Promise<SessionState> {
-    const snapshot = await this.load();
-    if (!snapshot) throw new Error(`session ${this.sessionId} vanished`);
-    return this.stateOf(snapshot);
-  }
-
-  override async history(): Promise<HistoryMessage[]> {
-    const snapshot = await this.deps.storage.loadSessionSnapshot(this.sessionId);
-    return snapshot ? buildHistory(snapshot.messages, snapshot.actions) : [];
-  }
-
-  override async summary(): Promise<SessionSummary | null> {
-    const snapshot = await this.load();
-    if (!snapshot || !isEnded(snapshot.session.status)) return null;
-    return this.buildSummary(snapshot);
-  }
-
   // -------------------------------------------------------------------------
 
   /** The session without its conversation: state, items and responses. */
@@ -141,18 +101,16 @@ export class AssessmentRoom extends RoomBase {
     return this.deps.storage.loadSessionSnapshot(this.sessionId, { lastMessages: 0 });
   }
 
-  private stateOf(snapshot: SessionSnapshot): SessionState {
-    const { blueprint, config } = this.setup(snapshot.session);
-    const { items, responses } = assessmentOf(snapshot);
-    const progress = progressOf(blueprint, config, items, responses, isEnded(snapshot.session.status), this.deps.clock.now());
-    return buildState(snapshot.session, { recalledCount: progress.answered, totalPoints: progress.totalItems, assessment: progress }, snapshot.pendingAction);
+  protected override summaryOf(snapshot: SessionSnapshot, now: Date): SessionSummary {
+    return assessmentSummary(this.deps.catalog, snapshot, now);
+  }
+
+  protected override stateOf(snapshot: SessionSnapshot): SessionState {
+    return assessmentState(this.deps.catalog, snapshot, this.deps.clock.now());
   }
 
   private setup(session: StoredSession): { blueprint: AssessmentBlueprint; config: AssessmentConfig } {
-    const { type: _type, ...config } = typeStateOf(session, 'assessment');
-    const blueprint = this.deps.catalog.getAssessment(config.blueprintId);
-    if (!blueprint) throw new Error(`assessment blueprint ${config.blueprintId} is no longer available`);
-    return { blueprint, config };
+    return assessmentSetup(this.deps.catalog, session);
   }
 
   private context(): BackendToolContext {
@@ -290,8 +248,7 @@ export class AssessmentRoom extends RoomBase {
       const input: EvaluateInput = {
         item: stored.item,
         answerText: message.content,
-        ...('selectedIndex' in response ? { selectedIndex: response.selectedIndex } : {}),
-        ...('code' in response ? { code: response.code } : {}),
+        ...itemAnswerFields(response),
         owner: session.learnerId,
       };
       const signal = this.freshSignal();
@@ -369,7 +326,7 @@ export class AssessmentRoom extends RoomBase {
     const ended = await this.load();
     if (!ended) return;
     this.broadcast({ type: 'state_update', payload: { state: this.stateOf(ended) } });
-    this.broadcast({ type: 'session_complete', payload: { summary: this.buildSummary(ended) } });
+    this.broadcast({ type: 'session_complete', payload: { summary: this.summaryOf(ended, this.deps.clock.now()) } });
   }
 
   private async finish(reason: string): Promise<CompleteResult> {
@@ -391,10 +348,6 @@ export class AssessmentRoom extends RoomBase {
       totalItems: this.setup(snapshot.session).blueprint.totalItems,
       score: responses.reduce((sum, response) => sum + response.credit, 0),
     };
-  }
-
-  private buildSummary(snapshot: SessionSnapshot): SessionSummary {
-    return assessmentSummary(this.deps.catalog, snapshot, this.deps.clock.now());
   }
 
   /** Ends the session at its deadline while the room is alive (otherwise on the next visit). */

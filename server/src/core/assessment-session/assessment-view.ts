@@ -3,10 +3,12 @@
  * correct answer, a test or a score), and the full results with the per-item review only
  * once it is over.
  */
-import type { AssessmentItemReview, AssessmentProgress, AssessmentResults, SessionSummary, Widget } from '@tutorloop/shared';
+import type { AssessmentItemReview, AssessmentProgress, AssessmentResults, SessionState, SessionSummary, Widget } from '@tutorloop/shared';
 import { codeExamples, estimateAbilities, testCases, toResponseRecord, type AbilityReport, type AssessmentBlueprint, type Catalog, type GeneratedItem, type ResponseRecord } from '../assessment';
 import type { StoredItem, StoredResponse } from '../storage/assessments';
+import { buildState, isEnded } from '../session/session-view';
 import type { SessionSnapshot } from '../storage/session-snapshot';
+import type { StoredSession } from '../storage/sessions';
 import { typeStateOf } from '../storage/session-type-state';
 import { deadlineOf, type AssessmentConfig } from './assessment-config';
 
@@ -130,6 +132,22 @@ export function responseRecords(items: StoredItem[], responses: StoredResponse[]
     const stored = byItem.get(response.itemId);
     return stored ? [toResponseRecord(stored.item, { position: stored.position, credit: response.credit, responseSeconds: response.responseSeconds })] : [];
   });
+}
+
+/** An assessment's configuration and its blueprint (which must still be in the catalog). */
+export function assessmentSetup(catalog: Catalog, session: StoredSession): { blueprint: AssessmentBlueprint; config: AssessmentConfig } {
+  const { type: _type, ...config } = typeStateOf(session, 'assessment');
+  const blueprint = catalog.getAssessment(config.blueprintId);
+  if (!blueprint) throw new Error(`assessment blueprint ${config.blueprintId} is no longer available`);
+  return { blueprint, config };
+}
+
+/** The state a learner sees of an assessment (SPEC §5): items answered of the blueprint's and the time left, never a score. */
+export function assessmentState(catalog: Catalog, snapshot: SessionSnapshot, now: Date): SessionState {
+  const { blueprint, config } = assessmentSetup(catalog, snapshot.session);
+  const { items, responses } = assessmentOf(snapshot);
+  const progress = progressOf(blueprint, config, items, responses, isEnded(snapshot.session.status), now);
+  return buildState(snapshot.session, { recalledCount: progress.answered, totalPoints: progress.totalItems, assessment: progress }, snapshot.pendingAction);
 }
 
 /** The summary of an ended assessment: score, abilities and the per-item review. */

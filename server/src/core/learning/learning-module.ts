@@ -6,7 +6,8 @@
 import type { SessionModule } from '../session/session-module';
 import { canReadStudyPlan } from '../study-plans/access';
 import { LearningRoom, type LearningRoomDeps } from './learning-room';
-import { learningSessionSummary } from './learning-view';
+import { learningSnapshotNeeds } from './learning-state';
+import { learningSessionSummary, learningState } from './learning-view';
 import { initialLearningState, learningProgress } from './learning-rules';
 
 /** What the module needs is what its rooms need. */
@@ -15,6 +16,7 @@ export type LearningModuleDeps = LearningRoomDeps;
 export function learningModule(deps: LearningModuleDeps): SessionModule<'learning'> {
   return {
     type: 'learning',
+    snapshotNeeds: learningSnapshotNeeds,
     async create({ learnerId, body, now }) {
       const id = deps.ids.next();
       return deps.storage.transaction(async (tx) => {
@@ -35,6 +37,7 @@ export function learningModule(deps: LearningModuleDeps): SessionModule<'learnin
     openRoom(sessionId, onIdle) {
       return new LearningRoom(sessionId, deps, onIdle);
     },
+    state: (snapshot) => learningState(snapshot),
     summary: (snapshot, now) => learningSessionSummary(snapshot, now),
   };
 }

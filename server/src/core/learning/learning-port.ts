@@ -7,7 +7,7 @@
  * them (tutor-turn.ts), so a provider never repairs or swallows what the model said.
  */
 import type { StudyPlanContent, StudyPlanStep } from '@tutorloop/shared';
-import type { OpenQuestion } from '../storage/session-type-state';
+import type { OpenQuestion } from './learning-state';
 import type { LearnerStyle, PacingDirective } from './signals';
 
 /** Token counts of a call, when the provider knows them. */

@@ -8,6 +8,7 @@ import { unlimitedModelBudget } from '../limits/model-budget';
 import type { RoomBase } from '../session/room-base';
 import { fixedClock, recordingListener, seededIds } from '../session/test-support';
 import { createMemoryStorage } from '../storage/memory-storage';
+import { sessionTypeCatalog } from '../session-type-states';
 import type { Storage } from '../storage/storage';
 import { learningModule } from './learning-module';
 import { additionPlan } from './test-fixtures';
@@ -40,7 +41,7 @@ async function answerPractice(right: boolean) {
 }
 
 beforeEach(async () => {
-  storage = createMemoryStorage();
+  storage = createMemoryStorage(sessionTypeCatalog);
   await storage.transaction(async (tx) => {
     await tx.learners.create({ id: 'l1', username: 'ada', passwordHash: 'x', createdAt: clock.now() });
     await tx.studyPlans.upsertBuiltIn({ id: 'addition', plan: additionPlan }, clock.now());

@@ -6,21 +6,21 @@
  * time in arrival order (RoomBase); all state lives in storage, so a new process resumes any
  * session from the database alone, a pending practice item included.
  */
-import type { AgentLogOutcome, AgentName, ClientMessage, SessionState, SessionSummary, WidgetAnswer } from '@tutorloop/shared';
+import type { SessionState, SessionSummary } from '@tutorloop/shared';
 import type { Catalog, CodeRunner, GeneratedItem } from '../assessment';
 import type { ModelBudget } from '../limits/model-budget';
 import type { Clock, IdGenerator } from '../ports';
 import type { TutorProvider } from '../provider';
-import { storeChat, storeWidgetAnswer } from '../session/inbox';
 import { tutorMessage } from '../session/new-messages';
 import { ConversationRoom, noMessages } from '../session/conversation-room';
-import type { RoomBaseDeps, SessionListener } from '../session/room-base';
+import type { RoomBaseDeps, RoomFrames, SessionListener } from '../session/room-base';
 import { stripLeaks } from '../session/sanitize';
-import { buildHistory, isEnded } from '../session/session-view';
+import { isEnded } from '../session/session-view';
 import type { NewAgentLog } from '../storage/agent-logs';
 import type { StoredMessage } from '../storage/messages';
 import type { SessionSnapshot } from '../storage/session-snapshot';
-import { typeStateOf, type LearningSessionState } from '../storage/session-type-state';
+import { typeStateOf } from '../storage/session-type-state';
+import type { LearningSessionState } from './learning-state';
 import type { Storage } from '../storage/storage';
 import type { LearningCall, PracticeView } from './learning-port';
 import { applyTurn, masteryLevel, meanMastery, planConcepts, practiceOwed, stepOf } from './learning-rules';
@@ -42,53 +42,21 @@ export interface LearningRoomDeps extends RoomBaseDeps {
   modelBudget: ModelBudget;
 }
 
-export class LearningRoom extends ConversationRoom {
-  constructor(
-    sessionId: string,
-    private readonly deps: LearningRoomDeps,
-    onIdle: () => void = () => {},
-  ) {
-    super(sessionId, deps, onIdle);
-  }
-
-  override async attach(listener: SessionListener, terminate?: () => void): Promise<void> {
-    const snapshot = await this.consistentRead(() => this.deps.storage.loadSessionSnapshot(this.sessionId));
-    if (!snapshot) return;
-    const state = this.viewState(snapshot);
-    listener({ type: 'state_update', payload: { state } });
-    if (state.status === 'awaiting_client_action') listener({ type: 'widget', payload: state.pendingWidget });
-    listener({ type: 'history', payload: { messages: buildHistory(snapshot.messages, snapshot.actions) } });
-    this.register(listener, terminate);
-    this.resume();
-  }
-
-  override handle(message: ClientMessage, reply: SessionListener): Promise<void> {
-    switch (message.type) {
-      case 'chat':
-        return this.receiveChat(message.payload.message, message.payload.clientMessageId ?? null, reply);
-      case 'widget_response':
-        return this.enqueue(() => this.handleWidgetResponse(message.payload.widgetId, message.payload.response, reply));
-      case 'rabbithole':
-        this.fail(reply, 'invalid_payload', 'Learning sessions follow their study plan: tangents are not available here — just ask your question in the chat.');
-        return Promise.resolve();
-      case 'end_session':
-        this.cancelInFlight();
-        return this.enqueue(() => this.endSession(reply));
-      // A study-plan reply comes out of one structured call and is sent only once it is
-      // committed with what it decided (mastery, question, step), so no part of it is ever in
-      // flight to stop, and producing it again would decide the turn twice (SPEC §5, §4.4).
-      case 'stop':
-        this.fail(reply, 'nothing_to_stop', 'Study-plan replies are written in one piece and cannot be stopped part-way; this one will arrive in a moment.');
-        return Promise.resolve();
-      case 'retry':
-        this.fail(reply, 'nothing_to_retry', 'Study-plan replies move the plan forward, so they cannot be produced again; ask the tutor to rephrase instead.');
-        return Promise.resolve();
-      default: {
-        const unreachable: never = message;
-        throw new Error(`unhandled message ${JSON.stringify(unreachable)}`);
-      }
-    }
-  }
+export class LearningRoom extends ConversationRoom<LearningRoomDeps> {
+  /** Chat and practice answers; no tangents, and a reply can be neither stopped nor produced again. */
+  protected override readonly frames: RoomFrames = {
+    // After a completed plan the session still takes messages: they get post-completion replies.
+    chat: (text, clientMessageId, reply) =>
+      this.takeChat({ text, clientMessageId }, reply, 'This session has ended; start a new one to keep learning.', { acceptsWhenEnded: (session) => session.endReason === 'plan_completed' }),
+    widgets: (widgetId, response, reply) => this.takeWidgetAnswer(widgetId, response, reply),
+    tangents: 'Learning sessions follow their study plan: tangents are not available here — just ask your question in the chat.',
+    // A study-plan reply comes out of one structured call and is sent only once it is
+    // committed with what it decided (mastery, question, step), so no part of it is ever in
+    // flight to stop, and producing it again would decide the turn twice (SPEC §5, §4.4).
+    stop: 'Study-plan replies are written in one piece and cannot be stopped part-way; this one will arrive in a moment.',
+    retry: 'Study-plan replies move the plan forward, so they cannot be produced again; ask the tutor to rephrase instead.',
+    end: { end: (reply) => this.endSession(reply), cancelsInFlight: true },
+  };
 
   protected override stateOf(snapshot: SessionSnapshot): SessionState {
     return this.viewState(snapshot);
@@ -107,22 +75,6 @@ export class LearningRoom extends ConversationRoom {
   /** Ended by the learner, deleted or abandoned: nothing more happens. A completed plan still gets post-completion replies. */
   protected override closedForGood(snapshot: SessionSnapshot): boolean {
     return isEnded(snapshot.session.status) && snapshot.session.endReason !== 'plan_completed';
-  }
-
-  private async receiveChat(text: string, clientMessageId: string | null, reply: SessionListener): Promise<void> {
-    // After a completed plan the session still takes messages: they get post-completion replies.
-    const outcome = await storeChat(this.deps, this.sessionId, { text, clientMessageId }, { acceptsWhenEnded: (session) => session.endReason === 'plan_completed' });
-    return this.followChat(outcome, reply, 'This session has ended; start a new one to keep learning.', () => this.processUnanswered());
-  }
-
-  private async handleWidgetResponse(widgetId: string, response: WidgetAnswer, reply: SessionListener): Promise<void> {
-    const outcome = await storeWidgetAnswer(this.deps, this.sessionId, widgetId, response);
-    if (!outcome.ok) {
-      if (outcome.error) this.fail(reply, outcome.error.code, outcome.error.message);
-      return;
-    }
-    this.noteCommit();
-    await this.processUnanswered();
   }
 
   private async endSession(reply: SessionListener): Promise<void> {
@@ -147,15 +99,9 @@ export class LearningRoom extends ConversationRoom {
 
   /** The welcome (seed 002): 2–3 sentences and one simple question. */
   protected override async openSession(snapshot: SessionSnapshot): Promise<void> {
-    const { storage, clock, ids, provider, modelBudget } = this.deps;
-    // Charged before anything is written: a refused welcome leaves the session as it was, to be welcomed on the next attach.
-    if (snapshot.messageCount === 0 && !(await this.admit(modelBudget, snapshot.session.learnerId, 'opening'))) return;
-    let session = snapshot.session;
-    if (session.status === 'pending') {
-      session = await storage.transaction((tx) => tx.sessions.update(this.sessionId, { status: 'active' }, clock.now()));
-      this.noteCommit();
-    }
-    if (snapshot.messageCount > 0) return;
+    const { storage, clock, ids, provider } = this.deps;
+    const session = await this.beginOpening(snapshot, this.deps.modelBudget);
+    if (!session) return;
     const state = typeStateOf(session, 'learning');
     const signal = this.freshSignal();
     this.broadcast({ type: 'typing', payload: {} });
@@ -165,12 +111,12 @@ export class LearningRoom extends ConversationRoom {
     try {
       const call = await provider.learning.welcome({ sessionId: this.sessionId, plan: state.plan, step: stepOf(state) }, signal);
       text = stripLeaks(call.output.trim() || `Welcome! Today we’re learning ${state.plan.topic}. What do you already know about it?`);
-      log = this.agentLog('welcome', { learnerId: session.learnerId, turn: 0 }, `welcome for "${state.plan.title}"`, call.output, started, call, 'ok');
+      log = this.agentLog({ agent: 'welcome', at: { learnerId: session.learnerId, turn: 0 }, inputSummary: `welcome for "${state.plan.title}"`, output: call.output, startedAt: started, call, outcome: 'ok' });
     } catch (error) {
       if (signal.aborted) return;
       this.deps.logger.warn({ err: error, sessionId: this.sessionId }, 'welcome call failed; a plain welcome is sent');
       text = `Welcome! Today we’re learning ${state.plan.topic}. To start: what do you already know about ${stepOf(state).concept}?`;
-      log = this.agentLog('welcome', { learnerId: session.learnerId, turn: 0 }, `welcome for "${state.plan.title}"`, { error: String(error) }, started, null, 'fallback');
+      log = this.agentLog({ agent: 'welcome', at: { learnerId: session.learnerId, turn: 0 }, inputSummary: `welcome for "${state.plan.title}"`, output: { error: String(error) }, startedAt: started, call: null, outcome: 'fallback' });
     }
     if (signal.aborted) return;
     const messageId = ids.next();
@@ -210,11 +156,11 @@ export class LearningRoom extends ConversationRoom {
     try {
       const call = await provider.learning.postCompletion(input, signal);
       text = stripLeaks(call.output.trim() || 'We’ve finished this plan — start a new session whenever you like.');
-      log = this.agentLog('post_completion', { learnerId: snapshot.session.learnerId, turn: snapshot.session.turn }, `after completion: "${message.content.slice(0, 80)}"`, call.output, started, call, 'ok');
+      log = this.agentLog({ agent: 'post_completion', at: { learnerId: snapshot.session.learnerId, turn: snapshot.session.turn }, inputSummary: `after completion: "${message.content.slice(0, 80)}"`, output: call.output, startedAt: started, call, outcome: 'ok' });
     } catch (error) {
       if (signal.aborted) return false;
       text = 'We’ve finished this plan — start a new session whenever you like, or pick another study plan.';
-      log = this.agentLog('post_completion', { learnerId: snapshot.session.learnerId, turn: snapshot.session.turn }, `after completion: "${message.content.slice(0, 80)}"`, { error: String(error) }, started, null, 'fallback');
+      log = this.agentLog({ agent: 'post_completion', at: { learnerId: snapshot.session.learnerId, turn: snapshot.session.turn }, inputSummary: `after completion: "${message.content.slice(0, 80)}"`, output: { error: String(error) }, startedAt: started, call: null, outcome: 'fallback' });
     }
     if (signal.aborted) return false;
     const messageId = this.deps.ids.next();
@@ -248,7 +194,7 @@ export class LearningRoom extends ConversationRoom {
         return { safe: true, failed: true } as const;
       });
       if (signal.aborted) return false;
-      logs.push(this.agentLog('safety', at, `learner message (${message.content.length} chars)`, verdict, started, null, verdict.safe ? ('failed' in verdict ? 'error' : 'ok') : 'refused'));
+      logs.push(this.agentLog({ agent: 'safety', at, inputSummary: `learner message (${message.content.length} chars)`, output: verdict, startedAt: started, call: null, outcome: verdict.safe ? ('failed' in verdict ? 'error' : 'ok') : 'refused' }));
       if (!verdict.safe) {
         logger.warn({ sessionId: this.sessionId, reason: verdict.reason }, 'unsafe learner message redirected');
         const flagged: LearningSessionState = { ...state, safetyFlags: state.safetyFlags + 1, timeline: [...state.timeline, { turn, step: state.currentStep, intent: 'unsafe', correct: null, summary: `safety: ${verdict.reason}`, meanMastery: meanMastery(state.plan, state.mastery) }] };
@@ -290,7 +236,7 @@ export class LearningRoom extends ConversationRoom {
         call = await provider.learning.masterTurn(retryNote ? { ...input, retryNote } : input, signal);
       } catch (error) {
         if (signal.aborted) return false;
-        logs.push(this.agentLog('master_tutor', at, describeInput(input), { error: String(error) }, started, null, 'error'));
+        logs.push(this.agentLog({ agent: 'master_tutor', at, inputSummary: describeInput(input), output: { error: String(error) }, startedAt: started, call: null, outcome: 'error' }));
         logger.error({ err: error, sessionId: this.sessionId }, 'master tutor call failed');
         await this.saveLogs(logs);
         this.broadcast({ type: 'error', payload: { code: 'llm_unavailable', message: 'The tutor could not answer just now. Your message is saved — send it again to retry.' } });
@@ -301,10 +247,10 @@ export class LearningRoom extends ConversationRoom {
       if (normalized.ok) {
         validTurn = normalized.turn;
         notes = normalized.notes;
-        logs.push(this.agentLog('master_tutor', at, describeInput(input), call.output, started, call, 'ok'));
+        logs.push(this.agentLog({ agent: 'master_tutor', at, inputSummary: describeInput(input), output: call.output, startedAt: started, call, outcome: 'ok' }));
       } else {
         retryNote = normalized.error;
-        logs.push(this.agentLog('master_tutor', at, describeInput(input), { malformed: normalized.error, raw: typeof call.output === 'string' ? call.output.slice(0, 2000) : call.output }, started, call, attempt === 1 ? 'retried' : 'fallback'));
+        logs.push(this.agentLog({ agent: 'master_tutor', at, inputSummary: describeInput(input), output: { malformed: normalized.error, raw: typeof call.output === 'string' ? call.output.slice(0, 2000) : call.output }, startedAt: started, call, outcome: attempt === 1 ? 'retried' : 'fallback' }));
         logger.warn({ sessionId: this.sessionId, attempt, error: normalized.error }, 'master tutor output malformed');
       }
     }
@@ -328,7 +274,7 @@ export class LearningRoom extends ConversationRoom {
       try {
         const call = await provider.learning.masterTurn({ ...input, retryNote: note }, signal);
         const again = normalizeTutorTurn(call.output, { concepts: planConcepts(state.plan), stepConcept: step.concept, totalSteps: state.plan.steps.length });
-        logs.push(this.agentLog('master_tutor', at, `regeneration: ${note}`, call.output, started, call, again.ok ? 'ok' : 'fallback'));
+        logs.push(this.agentLog({ agent: 'master_tutor', at, inputSummary: `regeneration: ${note}`, output: call.output, startedAt: started, call, outcome: again.ok ? 'ok' : 'fallback' }));
         if (again.ok) {
           const reapplied = applyTurn(state, again.turn, { turn, learnerMessage: message.role === 'learner' ? message.content : null, practiceCredit: scored?.credit ?? null });
           const stillLeaks = replyLeaks(again.turn.response, reapplied);
@@ -393,23 +339,4 @@ export class LearningRoom extends ConversationRoom {
     for (const delta of chunks(text)) this.broadcast({ type: 'assistant_delta', payload: { messageId, delta } });
     this.broadcast({ type: 'assistant', payload: { messageId, message: text } });
   }
-
-  private agentLog(agent: AgentName, at: { learnerId: string; turn: number }, inputSummary: string, output: unknown, startedAt: number, call: LearningCall<unknown> | null, outcome: AgentLogOutcome): NewAgentLog {
-    const now = this.deps.clock.now();
-    return {
-      id: this.deps.ids.next(),
-      sessionId: this.sessionId,
-      learnerId: at.learnerId,
-      turn: at.turn,
-      agent,
-      inputSummary: inputSummary.slice(0, 500),
-      output: output ?? null,
-      latencyMs: Math.max(0, now.getTime() - startedAt),
-      tokensIn: call?.usage?.inputTokens ?? null,
-      tokensOut: call?.usage?.outputTokens ?? null,
-      outcome,
-      createdAt: now,
-    };
-  }
 }
-

@@ -11,7 +11,7 @@
  * Levels: no evidence → not_started, < 0.4 learning, < 0.8 developing, else mastered.
  */
 import type { LearningProgress, LearningSummary, MasteryLevel, StudyPlanContent, StudyPlanStep } from '@tutorloop/shared';
-import type { LearningSessionState, LearningTimelineEntry, OpenQuestion } from '../storage/session-type-state';
+import type { LearningSessionState, LearningTimelineEntry, OpenQuestion } from './learning-state';
 import type { TutorTurn } from './tutor-turn';
 
 export const masteryRate = 0.5;

@@ -4,13 +4,13 @@
  * concept's mastery, presents it as a widget and scores it on the server (code in the
  * sandbox). Generation is seeded by session and position, so a restart yields the same item.
  */
-import type { Widget, WidgetAnswer } from '@tutorloop/shared';
+import { answerForKind, type Widget, type WidgetAnswer } from '@tutorloop/shared';
 import { codeExamples, createRandom, generateItem, scoreChoice, scoreCode, type Catalog, type CodeRunner, type CodeScore, type GeneratedItem } from '../assessment';
 import { difficultyLevels, type DifficultyLevel } from '../assessment/blueprint-schema';
 import { supportsLevel } from '../assessment/catalog';
 import { casesAtLevel } from '../assessment/difficulty';
 import { pickOne } from '../assessment/random';
-import type { LearningSessionState } from '../storage/session-type-state';
+import type { LearningSessionState } from './learning-state';
 import type { PracticeView } from './learning-port';
 import { practiceOwed, stepOf } from './learning-rules';
 
@@ -48,13 +48,27 @@ export function practiceWidget(item: GeneratedItem): Omit<Widget, 'widgetId'> {
   return { kind: 'multiple_choice', props: { prompt: item.stem, options: [...(item.options ?? [])], context: 'Practice' } };
 }
 
-/** Scores a practice answer on the server: a choice exactly, code against the item's tests in the sandbox. */
+/**
+ * Scores a practice answer on the server: a choice exactly, code against the item's tests in
+ * the sandbox. The answer is read as the kind of the widget the item was presented as.
+ */
 export async function scorePracticeAnswer(runner: CodeRunner, item: GeneratedItem, response: WidgetAnswer, owner: string, signal: AbortSignal): Promise<CodeScore> {
-  if ('selectedIndex' in response) return { credit: scoreChoice(item, response.selectedIndex), testsPassed: null, testsTotal: null, note: null };
-  if ('code' in response && item.code) {
-    return scoreCode(runner, item.code, { code: response.code, owner }, signal);
+  const misfit: CodeScore = { credit: 0, testsPassed: null, testsTotal: null, note: 'the answer does not fit this item' };
+  const answer = answerForKind(practiceWidget(item).kind, response);
+  if (!answer) return misfit;
+  switch (answer.kind) {
+    case 'multiple_choice':
+      return { credit: scoreChoice(item, answer.answer.selectedIndex), testsPassed: null, testsTotal: null, note: null };
+    case 'code_editor':
+      return item.code ? scoreCode(runner, item.code, { code: answer.answer.code, owner }, signal) : misfit;
+    case 'free_text':
+    case 'rating':
+      return misfit;
+    default: {
+      const unreachable: never = answer;
+      throw new Error(`unknown answer ${JSON.stringify(unreachable)}`);
+    }
   }
-  return { credit: 0, testsPassed: null, testsTotal: null, note: 'the answer does not fit this item' };
 }
 
 /**

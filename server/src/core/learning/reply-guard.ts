@@ -4,7 +4,7 @@
  * the fallback when the tutor's output stays unusable, and the pieces a reply streams in.
  */
 import { findLeaks } from '../session/sanitize';
-import type { LearningSessionState } from '../storage/session-type-state';
+import type { LearningSessionState } from './learning-state';
 import { mentionsAnswer } from './answer-match';
 import { stepOf, type AppliedTurn } from './learning-rules';
 

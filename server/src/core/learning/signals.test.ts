@@ -1,6 +1,6 @@
 /** Dynamic signals at their boundaries (SPEC §4.4 "Dynamic signals", seed 002 thresholds). */
 import { describe, expect, it } from 'vitest';
-import type { LearningTimelineEntry } from '../storage/session-type-state';
+import type { LearningTimelineEntry } from './learning-state';
 import { learnerStyle, pacingDirective, type PacingInput } from './signals';
 
 const entry = (correct: boolean | null, meanMastery = 0.5, turn = 1): LearningTimelineEntry => ({ turn, step: 1, intent: 'answer', correct, summary: '', meanMastery });

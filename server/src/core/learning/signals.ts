@@ -3,7 +3,7 @@
  * `_compute_student_style`), recomputed every turn from stored state and given to the tutor.
  * Pure: the thresholds below are the seed's.
  */
-import type { LearningTimelineEntry } from '../storage/session-type-state';
+import type { LearningTimelineEntry } from './learning-state';
 
 export type PacingDirective = 'turn_1' | 'accelerate' | 'extend' | 'simplify' | 'consolidate' | 'steady';
 

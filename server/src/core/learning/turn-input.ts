@@ -6,7 +6,7 @@
  */
 import type { StoredMessage } from '../storage/messages';
 import type { SessionSnapshot } from '../storage/session-snapshot';
-import type { LearningSessionState } from '../storage/session-type-state';
+import type { LearningSessionState } from './learning-state';
 import type { MasterTurnInput, PracticeView } from './learning-port';
 import { meanMastery, planConcepts, stepOf } from './learning-rules';
 import { recentOf } from './learning-view';

@@ -22,6 +22,7 @@ import type { RoomBase } from '../session/room-base';
 import { fixedClock, recordingListener, seededIds } from '../session/test-support';
 import { widgetTexts } from '../session/widget-guard';
 import { createMemoryStorage } from '../storage/memory-storage';
+import { sessionTypeCatalog } from '../session-type-states';
 import { typeStateOf } from '../storage/session-type-state';
 import type { Storage } from '../storage/storage';
 import { matchPoint, prepareMessage } from './idea-match';
@@ -122,7 +123,7 @@ const CONTINUATIONS = ['ok', 'got it', 'okay, makes sense', 'sure, go on', '👍
 async function runSession(seed: number): Promise<{ spoilers: string[]; turns: number; questions: number; widgets: Set<string>; levels: Set<number>; questionGraded: string[] }> {
   const random = createRandom(`offline-session-${seed}`);
   const set = generateSet(random);
-  const storage: Storage = createMemoryStorage();
+  const storage: Storage = createMemoryStorage(sessionTypeCatalog);
   const clock = fixedClock();
   await storage.transaction(async (tx) => {
     await tx.learners.create({ id: 'l1', username: 'ada', passwordHash: 'x', createdAt: clock.now() });

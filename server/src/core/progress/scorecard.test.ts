@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { StudyPlanContent } from '@tutorloop/shared';
 import type { AbilityEstimateRecord } from '../storage/assessments';
 import type { RecallPointRecord, RecallSetRecord } from '../storage/recall-sets';
-import { LearningSessionState } from '../storage/session-type-state';
+import { LearningSessionState } from '../learning/learning-state';
 import { assessmentScores, recallSetScores, studyPlanScores, subtopicProgress, type AssessmentAttempt, type LearningSessionRecord } from './scorecard';
 
 const now = new Date('2026-03-10T15:00:00.000Z');

@@ -19,7 +19,7 @@ import { pointStatus, type CardRecord } from '../recall/fsrs';
 import { overallDomain, type AbilityEstimateRecord, type StoredResponse } from '../storage/assessments';
 import type { LearnerReviewLog } from '../storage/cards';
 import type { RecallPointRecord, RecallSetRecord } from '../storage/recall-sets';
-import type { LearningSessionState } from '../storage/session-type-state';
+import type { LearningSessionState } from '../learning/learning-state';
 import { compareHistory } from './history';
 
 function round(value: number, digits: number): number {

@@ -24,23 +24,13 @@
  */
 import { createEmptyCard, default_w, fsrs, generatorParameters, Rating, State, type Card, type Grade } from 'ts-fsrs';
 import type { CardState } from '@tutorloop/shared';
+import type { CardRecord, RatingName } from '../storage/cards';
+import type { HistoryReview } from '../storage/scheduler-runs';
 
-export const RatingNames = { again: 'again', hard: 'hard', good: 'good', easy: 'easy' } as const;
-export type RatingName = (typeof RatingNames)[keyof typeof RatingNames];
+// The stored shapes are the storage port's (it knows no session type); FSRS works on them.
+export type { CardRecord, HistoryReview, RatingName };
 
-/** Our stored card: ts-fsrs Card with a string state. */
-export interface CardRecord {
-  due: Date;
-  stability: number;
-  difficulty: number;
-  elapsedDays: number;
-  scheduledDays: number;
-  learningSteps: number;
-  reps: number;
-  lapses: number;
-  state: CardState;
-  lastReview: Date | null;
-}
+export const RatingNames = { again: 'again', hard: 'hard', good: 'good', easy: 'easy' } as const satisfies { [K in RatingName]: K };
 
 /** How a point came to be recalled in a conversation: the evidence a review's grade reflects. */
 export const RecallEvidences = {
@@ -176,12 +166,6 @@ export interface ReviewOutcome {
 export function reviewCard(card: CardRecord, rating: RatingName, now: Date, settings: SchedulerSettings = defaultSchedulerSettings): ReviewOutcome {
   const result = scheduler(settings).next(toFsrs(card), now, ratingToGrade[rating]);
   return { card: fromFsrs(result.card), previous: card, rating };
-}
-
-/** One review of a card's history, as replayed when parameters change. */
-export interface HistoryReview {
-  rating: RatingName;
-  reviewedAt: Date;
 }
 
 /**

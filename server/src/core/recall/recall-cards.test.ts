@@ -12,6 +12,7 @@ import { silentLogger } from '../ports';
 import type { RoomBase } from '../session/room-base';
 import { recordingListener, seededIds } from '../session/test-support';
 import { createMemoryStorage } from '../storage/memory-storage';
+import { sessionTypeCatalog } from '../session-type-states';
 import type { Storage } from '../storage/storage';
 import { recallModule } from './recall-module';
 
@@ -24,7 +25,7 @@ async function start(title: string, points: Array<[string, string | null]>) {
   let tick = 0;
   // Each call a second later, so "recalled this turn" is told apart from earlier turns.
   const clock = { now: () => new Date(Date.UTC(2026, 10, 27, 9) + tick++ * 1000) };
-  storage = createMemoryStorage();
+  storage = createMemoryStorage(sessionTypeCatalog);
   await storage.transaction(async (tx) => {
     await tx.learners.create({ id: 'l1', username: 'ada', passwordHash: 'x', createdAt: clock.now() });
     await tx.recallSets.create({ id: 'set1', learnerId: 'l1', name: title, description: null, createdAt: clock.now() });

@@ -1,10 +1,11 @@
 /** Recall sessions as a session module (SPEC §4.1): created from a recall set's due points. */
 import type { SessionModule } from '../session/session-module';
 import { checklistProgress } from '../session/session-view';
-import { initialRecallState } from '../storage/session-type-state';
+import { initialRecallState, recallSnapshotNeeds } from './recall-state';
 import { isDue } from './fsrs';
 import { RecallRoom, type RecallRoomDeps } from './recall-room';
 import { recallSummary } from './recall-rules';
+import { recallState } from './recall-turn';
 
 /** What the module needs is what its rooms need. */
 export type RecallModuleDeps = RecallRoomDeps;
@@ -12,6 +13,7 @@ export type RecallModuleDeps = RecallRoomDeps;
 export function recallModule(deps: RecallModuleDeps): SessionModule<'recall'> {
   return {
     type: 'recall',
+    snapshotNeeds: recallSnapshotNeeds,
     /**
      * A recall session's checklist holds the set's points that are due (never reviewed, or
      * FSRS due ≤ now); if none is due, all of them (SPEC §4.1).
@@ -38,6 +40,7 @@ export function recallModule(deps: RecallModuleDeps): SessionModule<'recall'> {
     openRoom(sessionId, onIdle) {
       return new RecallRoom(sessionId, deps, onIdle);
     },
+    state: (snapshot) => recallState(snapshot),
     summary: recallSummary,
   };
 }

@@ -11,6 +11,7 @@ import { unlimitedModelBudget } from '../limits/model-budget';
 import type { RoomBase } from '../session/room-base';
 import { fixedClock, recordingListener, recordingProvider, seededIds, type RecordingProvider } from '../session/test-support';
 import { createMemoryStorage } from '../storage/memory-storage';
+import { sessionTypeCatalog } from '../session-type-states';
 import type { Storage } from '../storage/storage';
 import { newCard, reviewCard } from './fsrs';
 import { recallModule } from './recall-module';
@@ -23,7 +24,7 @@ let clock: ReturnType<typeof fixedClock>;
 
 beforeEach(async () => {
   clock = fixedClock(start);
-  storage = createMemoryStorage();
+  storage = createMemoryStorage(sessionTypeCatalog);
   provider = recordingProvider();
   await storage.transaction(async (tx) => {
     await tx.learners.create({ id: 'l1', username: 'ada', passwordHash: 'x', createdAt: start });

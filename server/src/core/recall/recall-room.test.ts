@@ -6,6 +6,7 @@ import { unlimitedModelBudget, type ModelBudget, type ModelBudgetVerdict, type M
 import type { RoomBase } from '../session/room-base';
 import { fixedClock, recordingListener, recordingProvider, seededIds, type RecordingProvider } from '../session/test-support';
 import { createMemoryStorage } from '../storage/memory-storage';
+import { sessionTypeCatalog } from '../session-type-states';
 import type { Storage } from '../storage/storage';
 import { recallModule } from './recall-module';
 
@@ -16,7 +17,7 @@ let sessionId: string;
 const clock = fixedClock();
 
 beforeEach(async () => {
-  storage = createMemoryStorage();
+  storage = createMemoryStorage(sessionTypeCatalog);
   provider = recordingProvider();
   await storage.transaction(async (tx) => {
     await tx.learners.create({ id: 'l1', username: 'ada', passwordHash: 'x', createdAt: clock.now() });

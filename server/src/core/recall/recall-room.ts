@@ -10,14 +10,13 @@
  * Events are broadcast to every attached listener (all open sockets of the session),
  * so a client that drops and reconnects mid-reply still receives the reply.
  */
-import type { ClientMessage, SessionState, SessionSummary, WidgetAnswer } from '@tutorloop/shared';
+import type { SessionState, SessionSummary } from '@tutorloop/shared';
 import type { ModelBudget } from '../limits/model-budget';
 import type { Clock, IdGenerator } from '../ports';
 import type { EvaluationResult, TutorProvider } from '../provider';
-import { storeChat, storeWidgetAnswer } from '../session/inbox';
 import { ConversationRoom, noMessages } from '../session/conversation-room';
-import type { RoomBaseDeps, SessionListener } from '../session/room-base';
-import { buildHistory, isEnded } from '../session/session-view';
+import type { InFlightReply, RoomBaseDeps, RoomFrames, SessionListener } from '../session/room-base';
+import { isEnded } from '../session/session-view';
 import { findRetryTarget } from '../session/retry-target';
 import { TurnRunner, type TurnRoom } from '../session/turn-runner';
 import { defaultDesiredRetention } from '../storage/learners';
@@ -39,12 +38,12 @@ export interface RecallRoomDeps extends RoomBaseDeps {
 
 export type { SessionListener } from '../session/room-base';
 
-export class RecallRoom extends ConversationRoom {
+export class RecallRoom extends ConversationRoom<RecallRoomDeps> {
   private readonly runner: TurnRunner<EvaluationResult>;
 
   constructor(
     sessionId: string,
-    private readonly deps: RecallRoomDeps,
+    deps: RecallRoomDeps,
     onIdle: () => void = () => {},
   ) {
     super(sessionId, deps, onIdle);
@@ -57,57 +56,18 @@ export class RecallRoom extends ConversationRoom {
     this.runner = new TurnRunner(deps, room, recallTurnHooks(deps, sessionId, () => this.complete('all_recalled')));
   }
 
-  /**
-   * Attaches a listener. It first receives the opening events of SPEC §5 (`state_update`,
-   * the pending `widget`, `history`) and, mid-reply, `typing` plus the text streamed so far.
-   * A session that was interrupted (a new one, or a turn cut off by a crash) resumes.
-   */
-  override async attach(listener: SessionListener, terminate?: () => void): Promise<void> {
-    const snapshot = await this.consistentRead(() => this.deps.storage.loadSessionSnapshot(this.sessionId));
-    if (!snapshot) return;
-    const state = recallState(snapshot);
-    listener({ type: 'state_update', payload: { state } });
-    if (state.status === 'awaiting_client_action') listener({ type: 'widget', payload: state.pendingWidget });
-    listener({ type: 'history', payload: { messages: buildHistory(snapshot.messages, snapshot.actions) } });
-    const streaming = this.runner.streaming;
-    if (streaming) {
-      listener({ type: 'typing', payload: {} });
-      if (streaming.text) listener({ type: 'assistant_delta', payload: { messageId: streaming.messageId, delta: streaming.text } });
-    }
-    this.register(listener, terminate);
-    this.resume();
-  }
+  /** Every frame: chat, widget answers, tangents (rabbit holes), stop, retry (SPEC §5). */
+  protected override readonly frames: RoomFrames = {
+    chat: (text, clientMessageId, reply) => this.takeChat({ text, clientMessageId }, reply, 'This session has ended; start a new one to keep reviewing.'),
+    widgets: (widgetId, response, reply) => this.takeWidgetAnswer(widgetId, response, reply),
+    tangents: (topic, reply) => this.handleRabbithole(topic, reply),
+    stop: { stop: () => this.runner.stop(), idle: 'No reply is being written right now.' },
+    retry: { retry: (messageId, reply) => this.handleRetry(messageId, reply), busy: () => this.runner.replying },
+    end: { end: (reply) => this.endSession(reply), cancelsInFlight: true },
+  };
 
-  /** Handles one validated client message; `reply` reaches only the sender (errors meant for it). */
-  override handle(message: ClientMessage, reply: SessionListener): Promise<void> {
-    switch (message.type) {
-      case 'chat':
-        return this.receiveChat(message.payload.message, message.payload.clientMessageId ?? null, reply);
-      case 'widget_response':
-        return this.enqueue(() => this.handleWidgetResponse(message.payload.widgetId, message.payload.response, reply));
-      case 'rabbithole':
-        return this.enqueue(() =>
-          this.handleRabbithole(message.payload.action === 'enter' ? message.payload.topic : null, reply),
-        );
-      case 'end_session':
-        // Ending must not wait behind a slow model call: cancel what is in flight first.
-        this.cancelInFlight();
-        return this.enqueue(() => this.endSession(reply));
-      case 'stop':
-        // Not queued: it must reach the reply being produced now, not wait behind it (SPEC §5).
-        if (!this.runner.stop()) this.fail(reply, 'nothing_to_stop', 'No reply is being written right now.');
-        return Promise.resolve();
-      case 'retry':
-        if (this.runner.replying) {
-          this.fail(reply, 'turn_in_progress', 'A reply is being written; wait for it (or stop it) before asking for another.');
-          return Promise.resolve();
-        }
-        return this.enqueue(() => this.handleRetry(message.payload.messageId, reply));
-      default: {
-        const unreachable: never = message;
-        throw new Error(`unhandled message ${JSON.stringify(unreachable)}`);
-      }
-    }
+  protected override inFlightReply(): InFlightReply | null {
+    return this.runner.streaming;
   }
 
   protected override stateOf(snapshot: SessionSnapshot): SessionState {
@@ -122,28 +82,9 @@ export class RecallRoom extends ConversationRoom {
   // Operations (each runs alone, in arrival order)
   // -------------------------------------------------------------------------
 
-  /**
-   * Stores a chat message at once (before queueing, so a crash while an earlier turn runs
-   * loses nothing), then queues its processing. A resend with a known clientMessageId is
-   * not stored twice; if it was never answered (a failed or interrupted turn) it is retried.
-   */
-  private async receiveChat(text: string, clientMessageId: string | null, reply: SessionListener): Promise<void> {
-    const outcome = await storeChat(this.deps, this.sessionId, { text, clientMessageId });
-    return this.followChat(outcome, reply, 'This session has ended; start a new one to keep reviewing.', () => this.processUnanswered());
-  }
-
   protected override async openSession(snapshot: SessionSnapshot): Promise<void> {
-    const { storage, clock, modelBudget } = this.deps;
-    // The opening reply is charged before anything is written: refused, the session stays as it
-    // was and opens on the next attach (or the learner just writes).
-    if (snapshot.messageCount === 0 && !(await this.admit(modelBudget, snapshot.session.learnerId, 'opening'))) return;
-    let session = snapshot.session;
-    if (session.status === 'pending') {
-      session = await storage.transaction((tx) => tx.sessions.update(this.sessionId, { status: 'active' }, clock.now()));
-      this.noteCommit();
-    }
-    if (snapshot.messageCount > 0) return;
-    await this.runner.openingTurn({ ...snapshot, session });
+    const session = await this.beginOpening(snapshot, this.deps.modelBudget);
+    if (session) await this.runner.openingTurn({ ...snapshot, session });
   }
 
   /** Processes every stored learner message or widget answer that has no reply yet, in order: one snapshot per turn. */
@@ -159,16 +100,6 @@ export class RecallRoom extends ConversationRoom {
       const answered = await this.runner.learnerTurn(snapshot, next);
       if (!answered) return;
     }
-  }
-
-  private async handleWidgetResponse(widgetId: string, response: WidgetAnswer, reply: SessionListener): Promise<void> {
-    const outcome = await storeWidgetAnswer(this.deps, this.sessionId, widgetId, response);
-    if (!outcome.ok) {
-      if (outcome.error) this.fail(reply, outcome.error.code, outcome.error.message);
-      return;
-    }
-    this.noteCommit();
-    await this.processUnanswered();
   }
 
   private async handleRabbithole(topic: string | null, reply: SessionListener): Promise<void> {

@@ -7,7 +7,7 @@ import type { SessionSummary } from '@tutorloop/shared';
 import type { ChecklistPoint, EvaluationResult, ModeChange, TutorInput } from '../provider';
 import type { ChecklistEntry } from '../storage/checklists';
 import type { SessionSnapshot } from '../storage/session-snapshot';
-import type { RecallSessionState } from '../storage/session-type-state';
+import type { RecallSessionState } from './recall-state';
 import type { StoredSession } from '../storage/sessions';
 import { typeStateOf } from '../storage/session-type-state';
 

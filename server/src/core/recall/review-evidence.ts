@@ -11,18 +11,23 @@
  *   that point is the probe point with attempts spent on it. Points never cued are not
  *   reviewed at all: their schedule stays as it was.
  */
+import type { WidgetKind } from '@tutorloop/shared';
 import type { SessionSnapshot } from '../storage/session-snapshot';
 import type { ChecklistEntry } from '../storage/checklists';
-import type { RecallSessionState } from '../storage/session-type-state';
+import type { RecallSessionState } from './recall-state';
 import { typeStateOf } from '../storage/session-type-state';
 import { RecallEvidences, type RecallEvidence } from './fsrs';
+
+/** What answering each widget kind shows at most, or null when it is judged like any message: a pick is recognition. */
+const evidenceOfWidget: Record<WidgetKind, RecallEvidence | null> = { multiple_choice: RecallEvidences.recognition, free_text: null, code_editor: null, rating: null };
 
 /** The evidence of recall for `pointId` in the turn answering `snapshot.oldestUnanswered`. */
 export function recallEvidence(snapshot: Pick<SessionSnapshot, 'session' | 'checklist' | 'oldestUnanswered' | 'actions'>, pointId: string): RecallEvidence {
   const answer = snapshot.oldestUnanswered?.widgetAnswer;
   if (answer) {
     const action = snapshot.actions.find((candidate) => candidate.id === answer.widgetId);
-    if (action?.kind === 'multiple_choice') return RecallEvidences.recognition;
+    const capped = action ? evidenceOfWidget[action.kind] : null;
+    if (capped) return capped;
   }
   const state = typeStateOf(snapshot.session, 'recall');
   const probe = snapshot.checklist[state.probeIndex];

@@ -1,67 +1,110 @@
 /**
- * A room whose views are read from the stored session (recall, learning, thought and survey
- * rooms): its state, visible history and summary come from the snapshot, and resuming after
- * an interruption means the opening turn (nothing said yet) or the oldest unanswered input.
- * The assessment room, driven by its items and clock, stays on RoomBase.
+ * A room whose sessions are a conversation (recall, learning, thought and survey rooms):
+ * resuming after an interruption means the opening turn (nothing said yet) or the oldest
+ * unanswered input, and a chat message or a widget answer is stored by the inbox first, then
+ * answered in turn. The assessment room, driven by its items and clock, stays on RoomBase.
  */
-import type { HistoryMessage, SessionState, SessionSummary } from '@tutorloop/shared';
-import type { Clock } from '../ports';
+import type { AgentLogOutcome, AgentName, WidgetAnswer } from '@tutorloop/shared';
+import type { ModelBudget } from '../limits/model-budget';
+import type { IdGenerator } from '../ports';
+import type { NewAgentLog } from '../storage/agent-logs';
 import type { SessionSnapshot } from '../storage/session-snapshot';
-import type { Storage } from '../storage/storage';
-import { RoomBase, type RoomBaseDeps } from './room-base';
-import { buildHistory, isEnded } from './session-view';
+import type { StoredSession } from '../storage/sessions';
+import { storeChat, storeWidgetAnswer, type ChatPolicy } from './inbox';
+import { noMessages, RoomBase, type RoomBaseDeps, type SessionListener } from './room-base';
+
+export { noMessages } from './room-base';
 
 export interface ConversationRoomDeps extends RoomBaseDeps {
-  storage: Storage;
-  clock: Clock;
+  ids: IdGenerator;
 }
 
-/** A snapshot without messages: enough for the state, the summary and what resume needs. */
-export const noMessages = { lastMessages: 0 } as const;
+/** One model call, to be logged (`agent_logs`, SPEC §4.4). */
+export interface AgentCall {
+  agent: AgentName;
+  /** Whose turn it was. */
+  at: { learnerId: string; turn: number };
+  /** What went in, in a few words (cut to 500 characters). */
+  inputSummary: string;
+  output: unknown;
+  /** When the call started (ms since the epoch, from the room's clock). */
+  startedAt: number;
+  /** The call as answered (its token usage), or null when it failed. */
+  call: { usage: { inputTokens: number; outputTokens: number } | null } | null;
+  outcome: AgentLogOutcome;
+}
 
-export abstract class ConversationRoom extends RoomBase {
-  constructor(sessionId: string, private readonly conversationDeps: ConversationRoomDeps, onIdle?: () => void) {
-    super(sessionId, conversationDeps, onIdle);
-  }
-
-  /** The learner-facing state of SPEC §5 `state_update`. */
-  protected abstract stateOf(snapshot: SessionSnapshot): SessionState;
-  /** The summary of an ended session. */
-  protected abstract summaryOf(snapshot: SessionSnapshot, now: Date): SessionSummary;
+export abstract class ConversationRoom<Deps extends ConversationRoomDeps = ConversationRoomDeps> extends RoomBase<Deps> {
   /** The session's first turn (nothing has been said yet). */
   protected abstract openSession(snapshot: SessionSnapshot): Promise<void>;
   /** Answers every stored input that has no reply yet, in order. */
   protected abstract processUnanswered(): Promise<void>;
 
-  /** Nothing more happens in the session (default: it has ended). */
-  protected closedForGood(snapshot: SessionSnapshot): boolean {
-    return isEnded(snapshot.session.status);
+  /**
+   * The first steps of an opening a model writes: it is charged to the learner's budget before
+   * anything is written (refused, the session stays as it was and opens on the next attach, or
+   * when the learner just writes), and a pending session becomes active. The session as now
+   * stored, or null when nothing is to be said (refused, or it has messages already and only
+   * its status lagged).
+   */
+  protected async beginOpening(snapshot: SessionSnapshot, budget: ModelBudget): Promise<StoredSession | null> {
+    if (snapshot.messageCount === 0 && !(await this.admit(budget, snapshot.session.learnerId, 'opening'))) return null;
+    let session = snapshot.session;
+    if (session.status === 'pending') {
+      session = await this.deps.storage.transaction((tx) => tx.sessions.update(this.sessionId, { status: 'active' }, this.deps.clock.now()));
+      this.noteCommit();
+    }
+    return snapshot.messageCount > 0 ? null : session;
   }
 
   /** Resumes an interrupted session: the opening turn, or an unanswered learner input. */
   override resume(): void {
     void this.enqueue(async () => {
-      const snapshot = await this.conversationDeps.storage.loadSessionSnapshot(this.sessionId, noMessages);
+      const snapshot = await this.deps.storage.loadSessionSnapshot(this.sessionId, noMessages);
       if (!snapshot || this.closedForGood(snapshot)) return;
       if (snapshot.session.status === 'pending' || snapshot.messageCount === 0) await this.openSession(snapshot);
       else if (snapshot.oldestUnanswered) await this.processUnanswered();
     });
   }
 
-  override async state(): Promise<SessionState> {
-    const snapshot = await this.conversationDeps.storage.loadSessionSnapshot(this.sessionId, noMessages);
-    if (!snapshot) throw new Error(`session ${this.sessionId} vanished`);
-    return this.stateOf(snapshot);
+  /**
+   * Stores a chat message at once (before queueing, so a crash while an earlier turn runs
+   * loses nothing), then queues its processing. A resend with a known clientMessageId is not
+   * stored twice; if it was never answered (a failed or interrupted turn) it is retried. An
+   * ended session refuses with `endedMessage`.
+   */
+  protected async takeChat(message: { text: string; clientMessageId: string | null }, reply: SessionListener, endedMessage: string, policy?: ChatPolicy): Promise<void> {
+    const outcome = await storeChat(this.deps, this.sessionId, message, policy);
+    return this.followChat(outcome, reply, endedMessage, () => this.processUnanswered());
   }
 
-  override async history(): Promise<HistoryMessage[]> {
-    const snapshot = await this.conversationDeps.storage.loadSessionSnapshot(this.sessionId);
-    return snapshot ? buildHistory(snapshot.messages, snapshot.actions) : [];
+  /** Checks and stores a widget answer as the widget's tool result (inbox.ts), then answers it. */
+  protected async takeWidgetAnswer(widgetId: string, response: WidgetAnswer, reply: SessionListener): Promise<void> {
+    const outcome = await storeWidgetAnswer(this.deps, this.sessionId, widgetId, response);
+    if (!outcome.ok) {
+      if (outcome.error) this.fail(reply, outcome.error.code, outcome.error.message);
+      return;
+    }
+    this.noteCommit();
+    await this.processUnanswered();
   }
 
-  override async summary(): Promise<SessionSummary | null> {
-    const snapshot = await this.conversationDeps.storage.loadSessionSnapshot(this.sessionId, noMessages);
-    if (!snapshot || !isEnded(snapshot.session.status)) return null;
-    return this.summaryOf(snapshot, this.conversationDeps.clock.now());
+  /** The `agent_logs` row of a model call, timed until now. */
+  protected agentLog(entry: AgentCall): NewAgentLog {
+    const now = this.deps.clock.now();
+    return {
+      id: this.deps.ids.next(),
+      sessionId: this.sessionId,
+      learnerId: entry.at.learnerId,
+      turn: entry.at.turn,
+      agent: entry.agent,
+      inputSummary: entry.inputSummary.slice(0, 500),
+      output: entry.output ?? null,
+      latencyMs: Math.max(0, now.getTime() - entry.startedAt),
+      tokensIn: entry.call?.usage?.inputTokens ?? null,
+      tokensOut: entry.call?.usage?.outputTokens ?? null,
+      outcome: entry.outcome,
+      createdAt: now,
+    };
   }
 }

@@ -1,17 +1,27 @@
 /**
  * What every session room shares, whatever the session type: the listeners (all open
  * sockets of the session, and HTTP steps), a queue that runs one operation at a time in
- * arrival order, broadcasting, cancellation of in-flight work, and the grace period after
- * the last socket left (SPEC §4, §7). The type-specific engine lives in the subclasses.
+ * arrival order, broadcasting, cancellation of in-flight work, the grace period after the
+ * last socket left (SPEC §4, §7), the opening events a listener gets on attach, the views read
+ * from the stored session, and the switch over client frames (SPEC §5). A type declares which
+ * frames it takes (`frames`) with its hooks for them; the rest lives in the subclasses.
  */
-import type { ClientMessage, ErrorCode, HistoryMessage, ServerEvent, SessionState, SessionSummary } from '@tutorloop/shared';
+import type { ClientMessage, ErrorCode, HistoryMessage, ServerEvent, SessionState, SessionSummary, WidgetAnswer } from '@tutorloop/shared';
 import { budgetRefusalMessage, refusedOperationNotes, type ModelBudget, type ModelOperation } from '../limits/model-budget';
-import type { Logger } from '../ports';
+import type { Clock, Logger } from '../ports';
+import type { SessionSnapshot } from '../storage/session-snapshot';
+import type { Storage } from '../storage/storage';
 import type { ChatOutcome } from './inbox';
+import { buildHistory, isEnded } from './session-view';
 
 export type SessionListener = (event: ServerEvent) => void;
 
+/** A snapshot without messages: enough for the state, the summary and what resume needs. */
+export const noMessages = { lastMessages: 0 } as const;
+
 export interface RoomBaseDeps {
+  storage: Storage;
+  clock: Clock;
   logger: Logger;
   /**
    * How long work keeps running once nobody listens (the last socket closed for good), in
@@ -21,7 +31,43 @@ export interface RoomBaseDeps {
   socketGraceMs?: number;
 }
 
-export abstract class RoomBase {
+/**
+ * How a type answers one kind of client frame: its hook, or — a frame it does not take — the
+ * words it is refused with, under that frame's error code (SPEC §5: `chat` and `rabbithole`
+ * `invalid_payload`, `widget_response` `widget_not_pending`, `stop` `nothing_to_stop`, `retry`
+ * `nothing_to_retry`). Those words are the protocol's: outside clients show them as they come.
+ */
+export type Refusal = string;
+
+/** The frames a session type takes, with its hooks (RoomBase.handle calls them). */
+export interface RoomFrames {
+  /** Called at once, not queued: a type that stores the message first queues its own processing. */
+  chat: Refusal | ((text: string, clientMessageId: string | null, reply: SessionListener) => Promise<void>);
+  /** Queued. */
+  widgets: Refusal | ((widgetId: string, response: WidgetAnswer, reply: SessionListener) => Promise<void>);
+  /** Tangents (`rabbithole`; `topic` null to come back), queued. */
+  tangents: Refusal | ((topic: string | null, reply: SessionListener) => Promise<void>);
+  /**
+   * `stop` reaches the reply being produced now, so it is not queued: `stop` returns false when
+   * none is (then `idle` is the error's message).
+   */
+  stop: Refusal | { stop: () => boolean; idle: string };
+  /** `retry`, queued; refused with `turn_in_progress` while `busy` (a reply is being produced). */
+  retry: Refusal | { retry: (messageId: string, reply: SessionListener) => Promise<void>; busy: () => boolean };
+  /**
+   * Ending, queued. `cancelsInFlight`: a model reply in flight is cancelled first, so ending
+   * does not wait behind it; false where what runs is the learner's own (an answer being scored).
+   */
+  end: { end: (reply: SessionListener) => Promise<void>; cancelsInFlight: boolean };
+}
+
+/** The reply being streamed, for a listener attaching mid-reply. */
+export interface InFlightReply {
+  messageId: string;
+  text: string;
+}
+
+export abstract class RoomBase<Deps extends RoomBaseDeps = RoomBaseDeps> {
   protected readonly listeners = new Set<SessionListener>();
   /** How to cut off a listener's connection when the session is deleted. */
   private readonly terminators = new Map<SessionListener, () => void>();
@@ -34,28 +80,112 @@ export abstract class RoomBase {
 
   constructor(
     readonly sessionId: string,
-    private readonly baseDeps: RoomBaseDeps,
+    /** The type's ports (storage, clock, its model provider…), typed by the subclass. */
+    protected readonly deps: Deps,
     /** Called when the room becomes idle after work finished, so the hub can drop it. */
     private readonly onIdle: () => void = () => {},
   ) {}
 
-  /**
-   * Attaches a listener: it first receives the opening events of SPEC §5 (`state_update`,
-   * the pending `widget`, `history`); the session resumes if it was interrupted.
-   * `terminate` closes the listener's connection if the session is deleted.
-   */
-  abstract attach(listener: SessionListener, terminate?: () => void): Promise<void>;
-  /** Handles one validated client message; `reply` reaches only the sender (errors meant for it). */
-  abstract handle(message: ClientMessage, reply: SessionListener): Promise<void>;
+  /** The frames this type takes, with their hooks. */
+  protected abstract readonly frames: RoomFrames;
   /**
    * Picks up whatever an interruption (a crash, a dropped socket) left undone. It only queues
    * the check, so a message handled right after it is stored before the check reads.
    */
   abstract resume(): void;
-  abstract state(): Promise<SessionState>;
-  abstract history(): Promise<HistoryMessage[]>;
+  /** The learner-facing state of SPEC §5 `state_update`. */
+  protected abstract stateOf(snapshot: SessionSnapshot): SessionState;
+  /** The summary of an ended session. */
+  protected abstract summaryOf(snapshot: SessionSnapshot, now: Date): SessionSummary;
+
+  /** The reply being streamed now, if the type streams one (default: none). */
+  protected inFlightReply(): InFlightReply | null {
+    return null;
+  }
+
+  /** Nothing more happens in the session (default: it has ended). */
+  protected closedForGood(snapshot: SessionSnapshot): boolean {
+    return isEnded(snapshot.session.status);
+  }
+
+  /**
+   * Attaches a listener. It first receives the opening events of SPEC §5 (`state_update`, the
+   * pending `widget`, `history`) and, mid-reply, `typing` plus the text streamed so far. A
+   * session that was interrupted (a new one, or a turn cut off by a crash) resumes.
+   * `terminate` closes the listener's connection if the session is deleted.
+   */
+  async attach(listener: SessionListener, terminate?: () => void): Promise<void> {
+    const snapshot = await this.consistentRead(() => this.deps.storage.loadSessionSnapshot(this.sessionId));
+    if (!snapshot) return;
+    const state = this.stateOf(snapshot);
+    listener({ type: 'state_update', payload: { state } });
+    if (state.status === 'awaiting_client_action') listener({ type: 'widget', payload: state.pendingWidget });
+    listener({ type: 'history', payload: { messages: buildHistory(snapshot.messages, snapshot.actions) } });
+    const streaming = this.inFlightReply();
+    if (streaming) {
+      listener({ type: 'typing', payload: {} });
+      if (streaming.text) listener({ type: 'assistant_delta', payload: { messageId: streaming.messageId, delta: streaming.text } });
+    }
+    this.register(listener, terminate);
+    if (!this.closedForGood(snapshot)) this.resume();
+  }
+
+  /** Handles one validated client message; `reply` reaches only the sender (errors meant for it). */
+  handle(message: ClientMessage, reply: SessionListener): Promise<void> {
+    const { frames } = this;
+    switch (message.type) {
+      case 'chat':
+        if (typeof frames.chat === 'string') return this.refuse(reply, 'invalid_payload', frames.chat);
+        return frames.chat(message.payload.message, message.payload.clientMessageId ?? null, reply);
+      case 'widget_response': {
+        const take = frames.widgets;
+        if (typeof take === 'string') return this.refuse(reply, 'widget_not_pending', take);
+        return this.enqueue(() => take(message.payload.widgetId, message.payload.response, reply));
+      }
+      case 'rabbithole': {
+        const take = frames.tangents;
+        if (typeof take === 'string') return this.refuse(reply, 'invalid_payload', take);
+        return this.enqueue(() => take(message.payload.action === 'enter' ? message.payload.topic : null, reply));
+      }
+      case 'end_session': {
+        const { end, cancelsInFlight } = frames.end;
+        if (cancelsInFlight) this.cancelInFlight();
+        return this.enqueue(() => end(reply));
+      }
+      case 'stop':
+        if (typeof frames.stop === 'string') return this.refuse(reply, 'nothing_to_stop', frames.stop);
+        if (!frames.stop.stop()) this.fail(reply, 'nothing_to_stop', frames.stop.idle);
+        return Promise.resolve();
+      case 'retry': {
+        const take = frames.retry;
+        if (typeof take === 'string') return this.refuse(reply, 'nothing_to_retry', take);
+        if (take.busy()) return this.refuse(reply, 'turn_in_progress', 'A reply is being written; wait for it (or stop it) before asking for another.');
+        return this.enqueue(() => take.retry(message.payload.messageId, reply));
+      }
+      default: {
+        const unreachable: never = message;
+        throw new Error(`unhandled message ${JSON.stringify(unreachable)}`);
+      }
+    }
+  }
+
+  async state(): Promise<SessionState> {
+    const snapshot = await this.deps.storage.loadSessionSnapshot(this.sessionId, noMessages);
+    if (!snapshot) throw new Error(`session ${this.sessionId} vanished`);
+    return this.stateOf(snapshot);
+  }
+
+  async history(): Promise<HistoryMessage[]> {
+    const snapshot = await this.deps.storage.loadSessionSnapshot(this.sessionId);
+    return snapshot ? buildHistory(snapshot.messages, snapshot.actions) : [];
+  }
+
   /** The summary once the session has ended, else null. */
-  abstract summary(): Promise<SessionSummary | null>;
+  async summary(): Promise<SessionSummary | null> {
+    const snapshot = await this.deps.storage.loadSessionSnapshot(this.sessionId, noMessages);
+    if (!snapshot || !isEnded(snapshot.session.status)) return null;
+    return this.summaryOf(snapshot, this.deps.clock.now());
+  }
 
   /** True while nothing is queued or running and nobody listens: the hub may drop the room. */
   get idle(): boolean {
@@ -75,9 +205,9 @@ export abstract class RoomBase {
     this.abandonTimer = setTimeout(() => {
       this.abandonTimer = null;
       if (this.listeners.size > 0 || this.pendingOperations === 0) return;
-      this.baseDeps.logger.info({ sessionId: this.sessionId }, 'no socket came back; in-flight work cancelled');
+      this.deps.logger.info({ sessionId: this.sessionId }, 'no socket came back; in-flight work cancelled');
       this.controller.abort();
-    }, this.baseDeps.socketGraceMs ?? 30_000);
+    }, this.deps.socketGraceMs ?? 30_000);
     this.abandonTimer.unref();
   }
 
@@ -134,7 +264,7 @@ export abstract class RoomBase {
   protected enqueue(operation: () => Promise<void>): Promise<void> {
     this.pendingOperations += 1;
     const run = this.queue.then(operation).catch((error: unknown) => {
-      this.baseDeps.logger.error({ err: error, sessionId: this.sessionId }, 'session operation failed');
+      this.deps.logger.error({ err: error, sessionId: this.sessionId }, 'session operation failed');
       this.broadcast({ type: 'error', payload: { code: 'internal', message: 'Something went wrong on our side; your message is saved — try again.' } });
     });
     this.queue = run.finally(() => {
@@ -149,7 +279,7 @@ export abstract class RoomBase {
       try {
         listener(event);
       } catch (error) {
-        this.baseDeps.logger.warn({ err: error, sessionId: this.sessionId }, 'listener failed');
+        this.deps.logger.warn({ err: error, sessionId: this.sessionId }, 'listener failed');
       }
     }
   }
@@ -166,7 +296,7 @@ export abstract class RoomBase {
       case 'ended':
         return this.fail(reply, 'session_ended', endedMessage);
       case 'duplicate':
-        this.baseDeps.logger.debug({ sessionId: this.sessionId }, 'duplicate chat ignored');
+        this.deps.logger.debug({ sessionId: this.sessionId }, 'duplicate chat ignored');
         return;
       case 'stored':
         this.noteCommit();
@@ -184,6 +314,12 @@ export abstract class RoomBase {
     reply({ type: 'error', payload: { code, message } });
   }
 
+  /** `fail`, as the settled result of a frame that queues nothing. */
+  private refuse(reply: SessionListener, code: ErrorCode, message: string): Promise<void> {
+    this.fail(reply, code, message);
+    return Promise.resolve();
+  }
+
   /**
    * Charges a model operation to the learner's budget (SPEC §8) — call it before the operation
    * writes anything. Refused: a `rate_limited` error saying when to retry, to `reply` (or, for
@@ -192,7 +328,7 @@ export abstract class RoomBase {
   protected async admit(budget: ModelBudget, learnerId: string, operation: ModelOperation, reply?: SessionListener): Promise<boolean> {
     const verdict = await budget.charge(learnerId, operation);
     if (verdict.ok) return true;
-    this.baseDeps.logger.info({ sessionId: this.sessionId, operation, budget: verdict.budget }, 'model operation refused by the learner’s budget');
+    this.deps.logger.info({ sessionId: this.sessionId, operation, budget: verdict.budget }, 'model operation refused by the learner’s budget');
     const event: ServerEvent = { type: 'error', payload: { code: 'rate_limited', message: budgetRefusalMessage(verdict, refusedOperationNotes[operation]) } };
     if (reply) reply(event);
     else this.broadcast(event);

@@ -5,8 +5,8 @@
  * to the shared enum does not compile until it has a module — and every place that dispatches
  * on the type goes through the registry instead of an `if` of its own.
  */
-import type { CreateSessionBody, ErrorCode, SessionSummary, SessionType } from '@tutorloop/shared';
-import type { SessionSnapshot } from '../storage/session-snapshot';
+import type { CreateSessionBody, ErrorCode, SessionState, SessionSummary, SessionType } from '@tutorloop/shared';
+import type { SessionSnapshot, SnapshotNeeds } from '../storage/session-snapshot';
 import type { StoredSession } from '../storage/sessions';
 import type { StorageReader } from '../storage/storage';
 import type { RoomBase } from './room-base';
@@ -28,12 +28,20 @@ export type CreateOutcome = { ok: true; value: string } | { ok: false; error: Cr
 
 export interface SessionModule<K extends SessionType> {
   readonly type: K;
+  /**
+   * What a snapshot of this type loads beyond what every session has. Declared beside the
+   * type's state schema, so the registry (core/session-type-states.ts) can hand it to storage
+   * before any module exists; storage loads by this declaration and names no type.
+   */
+  readonly snapshotNeeds: SnapshotNeeds;
   /** Creates a session of this type for the learner; its id, or why not. */
   create(request: { learnerId: string; body: CreateBodyOf<K>; now: Date }): Promise<CreateOutcome>;
   /** The counts a session list shows (`recalledCount` of `totalPoints`), read through `reader`. */
   progress(reader: StorageReader, session: SessionOf<K>): Promise<SessionProgress>;
   /** The room that runs a session of this type; `onIdle` lets the hub drop it. */
   openRoom(sessionId: string, onIdle: () => void): RoomBase;
+  /** The state a learner sees (SPEC §5 `state_update`), from a snapshot (its messages not needed). */
+  state(snapshot: SessionSnapshot & { session: SessionOf<K> }, now: Date): SessionState;
   /** The summary of an ended session. */
   summary(snapshot: SessionSnapshot & { session: SessionOf<K> }, now: Date): SessionSummary;
 }

@@ -1,14 +1,17 @@
 /**
  * Pure mappings from stored records to what a learner may see (SPEC §5): the session
  * state (never unchecked point contents, confidences or answers), the visible history,
- * and the conversation as the models see it.
+ * each type's state and summary through its module (what the GET routes answer with, no
+ * room opened), and the conversation as the models see it.
  */
-import { Widget, widgetToolNames, type AssessmentProgress, type HistoryMessage, type SessionMode, type SessionState, type SessionStatus, type WidgetKind } from '@tutorloop/shared';
+import { Widget, widgetToolNames, type AssessmentProgress, type HistoryMessage, type SessionMode, type SessionState, type SessionStatus, type SessionSummary, type SessionType, type WidgetKind } from '@tutorloop/shared';
 import type { ConversationMessage } from '../provider';
 import type { ChecklistEntry } from '../storage/checklists';
 import type { StoredMessage } from '../storage/messages';
 import type { PendingActionRecord } from '../storage/pending-actions';
+import type { SessionSnapshot } from '../storage/session-snapshot';
 import type { StoredSession } from '../storage/sessions';
+import { moduleOf, type SessionModules, type SessionOf } from './session-module';
 
 export function isEnded(status: SessionStatus): boolean {
   return status === 'completed' || status === 'abandoned';
@@ -96,6 +99,16 @@ export function buildHistory(messages: StoredMessage[], actions: PendingActionRe
       }
     }
   });
+}
+
+/** A session's state (SPEC §5 `state_update`) by its type's view, from a snapshot: no room needed. */
+export function stateView<K extends SessionType>(modules: SessionModules, snapshot: SessionSnapshot & { session: SessionOf<K> }, now: Date): SessionState {
+  return moduleOf(modules, snapshot.session.type as K).state(snapshot, now);
+}
+
+/** A session's summary by its type's view, from a snapshot; null until the session has ended. */
+export function summaryView<K extends SessionType>(modules: SessionModules, snapshot: SessionSnapshot & { session: SessionOf<K> }, now: Date): SessionSummary | null {
+  return isEnded(snapshot.session.status) ? moduleOf(modules, snapshot.session.type as K).summary(snapshot, now) : null;
 }
 
 /** Appended to a stopped reply in the conversation the models read. */

@@ -3,8 +3,8 @@ import type { ServerEvent } from '@tutorloop/shared';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../ports';
 import { createMemoryStorage } from '../storage/memory-storage';
+import { sessionTypeCatalog } from '../session-type-states';
 import type { SessionSnapshot } from '../storage/session-snapshot';
-import { initialRecallState } from '../storage/session-type-state';
 import type { Storage } from '../storage/storage';
 import { buildState, toConversation } from './session-view';
 import { fixedClock, recordingListener, recordingProvider, seededIds, type RecordingProvider } from './test-support';
@@ -61,13 +61,13 @@ async function learnerSays(text: string): Promise<SessionSnapshot> {
 }
 
 beforeEach(async () => {
-  storage = createMemoryStorage();
+  storage = createMemoryStorage(sessionTypeCatalog);
   provider = recordingProvider();
   heard = recordingListener();
   applied = [];
   await storage.transaction(async (tx) => {
     await tx.learners.create({ id: 'l1', username: 'ada', passwordHash: 'x', createdAt: clock.now() });
-    await tx.sessions.create({ id: 's1', learnerId: 'l1', title: 'Rivers', recallSetId: null, typeState: initialRecallState(false), createdAt: clock.now() });
+    await tx.sessions.create({ id: 's1', learnerId: 'l1', title: 'Rivers', recallSetId: null, typeState: { type: 'recall', mode: 'recall', rabbitholeTopic: null, probeIndex: 0, probeAttempts: 0, allPoints: false }, createdAt: clock.now() });
   });
   let commits = 0;
   runner = new TurnRunner(

@@ -84,10 +84,32 @@ interface ReplyJob {
   produced: boolean;
 }
 
-/** How a reply is committed beyond its text: stopped by the learner, or replacing an earlier one. */
-interface CommitOptions {
+/** A reply to commit: its text and id, what it answers, and what goes with it. */
+interface ReplyCommit {
+  /** The session as the reply found it. */
+  snapshot: SessionSnapshot;
+  /** The learner message or widget answer it answers (marked answered with it); null for an opening. */
+  replyTo: StoredMessage | null;
+  text: string;
+  messageId: string;
+  /** A client tool the tutor called: stored as the pending widget. */
+  widget?: ReplyWidget | null;
+  /** A server tool the tutor called: the mode change, stored with its tool result. */
+  mode?: DraftReply['mode'];
+  /** Cut off by the learner (SPEC §5 `stop`). */
   stopped?: boolean;
-  replaces?: RetryTarget;
+  /** Produced again (`retry`): the reply it supersedes. */
+  replaces?: RetryTarget | undefined;
+}
+
+/** One tutor turn: why the tutor speaks, to what, with the type's evaluation, as the reply in flight. */
+interface TutorTurn<Evaluation> {
+  trigger: TutorTrigger;
+  replyTo: StoredMessage | null;
+  evaluation: Evaluation;
+  snapshot: SessionSnapshot;
+  job: ReplyJob;
+  replaces?: RetryTarget | undefined;
 }
 
 export class TurnRunner<Evaluation> {
@@ -152,12 +174,12 @@ export class TurnRunner<Evaluation> {
         if (signal.aborted) return false;
         if (!safety.safe) {
           logger.warn({ sessionId: this.room.sessionId, messageId: replyTo.id }, 'retried reply to an unsafe message redirected again');
-          await this.commitReply(before, replyTo, safetyRedirect, null, this.deps.ids.next(), null, { replaces: target });
+          await this.commitReply({ snapshot: before, replyTo, text: safetyRedirect, messageId: this.deps.ids.next(), replaces: target });
           return true;
         }
       }
       const trigger: TutorTrigger = replyTo === null ? 'session_start' : replyTo.role === 'tool_result' ? 'widget_answer' : 'learner_message';
-      return this.tutorTurn(trigger, replyTo, this.hooks.noEvaluation, before, job, target);
+      return this.tutorTurn({ trigger, replyTo, evaluation: this.hooks.noEvaluation, snapshot: before, job, replaces: target });
     });
   }
 
@@ -187,35 +209,29 @@ export class TurnRunner<Evaluation> {
     if (signal.aborted) return false;
     if (!safety.safe) {
       logger.warn({ sessionId: this.room.sessionId, messageId: message.id, reason: safety.reason }, 'unsafe learner message redirected');
-      await this.commitReply(snapshot, message, safetyRedirect, null, this.deps.ids.next(), null);
+      await this.commitReply({ snapshot, replyTo: message, text: safetyRedirect, messageId: this.deps.ids.next() });
       return true;
     }
     const evaluated = await this.hooks.applyEvaluation(snapshot, evaluation);
     this.room.noteCommit();
     const trigger: TutorTrigger = message.role === 'tool_result' ? 'widget_answer' : 'learner_message';
-    return this.tutorTurn(trigger, message, evaluation, evaluated, job);
+    return this.tutorTurn({ trigger, replyTo: message, evaluation, snapshot: evaluated, job });
   }
 
   /** The opening turn of a new session: the tutor speaks first. */
   openingTurn(snapshot: SessionSnapshot): Promise<boolean> {
-    return this.producing((job) => this.tutorTurn('session_start', null, this.hooks.noEvaluation, snapshot, job));
+    return this.producing((job) => this.tutorTurn({ trigger: 'session_start', replyTo: null, evaluation: this.hooks.noEvaluation, snapshot, job }));
   }
 
   /** Asks the tutor to speak, streams its reply, sanitizes, commits. Returns false on failure. */
-  private async tutorTurn(
-    trigger: TutorTrigger,
-    replyTo: StoredMessage | null,
-    evaluation: Evaluation,
-    snapshot: SessionSnapshot,
-    job: ReplyJob,
-    replaces?: RetryTarget,
-  ): Promise<boolean> {
+  private async tutorTurn(turn: TutorTurn<Evaluation>): Promise<boolean> {
+    const { trigger, replyTo, evaluation, snapshot, job, replaces } = turn;
     const { ids, logger } = this.deps;
     if (isEnded(snapshot.session.status)) return false;
     const roomSignal = this.room.freshSignal();
     // Stopped before the tutor was asked (during the evaluation): an empty stopped reply ends the turn.
     if (job.stopped) {
-      await this.commitReply(snapshot, replyTo, '', null, ids.next(), null, { stopped: true, ...(replaces ? { replaces } : {}) });
+      await this.commitReply({ snapshot, replyTo, text: '', messageId: ids.next(), stopped: true, replaces });
       return true;
     }
     const signal = AbortSignal.any([roomSignal, job.stop.signal]);
@@ -266,7 +282,7 @@ export class TurnRunner<Evaluation> {
       }
     }
     if (widget) widget = this.guardWidget(input, widget);
-    await this.commitReply(snapshot, replyTo, text, widget, messageId, reply.mode, replaces ? { replaces } : {});
+    await this.commitReply({ snapshot, replyTo, text, messageId, widget, mode: reply.mode, replaces });
     return true;
   }
 
@@ -276,7 +292,7 @@ export class TurnRunner<Evaluation> {
    */
   private async commitStopped(snapshot: SessionSnapshot, replyTo: StoredMessage | null, streamed: { messageId: string; text: string }, replaces: RetryTarget | undefined): Promise<boolean> {
     this.deps.logger.info({ sessionId: this.room.sessionId, messageId: streamed.messageId, characters: streamed.text.length }, 'reply stopped by the learner');
-    await this.commitReply(snapshot, replyTo, streamed.text.trimEnd(), null, streamed.messageId, null, { stopped: true, ...(replaces ? { replaces } : {}) });
+    await this.commitReply({ snapshot, replyTo, text: streamed.text.trimEnd(), messageId: streamed.messageId, stopped: true, replaces });
     return true;
   }
 
@@ -300,17 +316,9 @@ export class TurnRunner<Evaluation> {
   }
 
   /** Persists the reply (and its widget or mode change) and marks the learner message answered, in one transaction; then tells everyone. */
-  private async commitReply(
-    snapshot: SessionSnapshot,
-    replyTo: StoredMessage | null,
-    text: string,
-    widget: ReplyWidget | null,
-    messageId: string,
-    mode: DraftReply['mode'],
-    commit: CommitOptions = {},
-  ): Promise<void> {
+  private async commitReply(reply: ReplyCommit): Promise<void> {
     const { storage, clock, ids } = this.deps;
-    const { stopped = false, replaces } = commit;
+    const { snapshot, replyTo, text, messageId, widget = null, mode = null, stopped = false, replaces } = reply;
     const sessionId = this.room.sessionId;
     const now = clock.now();
     const widgetId = widget ? ids.next() : null;

@@ -1,8 +1,25 @@
 /**
  * The FSRS cards port (SPEC §4.1): one card per learner × point, and the review log. The card
- * shape is scheduling/fsrs.ts's `CardRecord`; a review log records the card before the review.
+ * is `CardRecord` (recall/fsrs.ts schedules it); a review log records the card before the review.
  */
-import type { CardRecord, RatingName } from '../recall/fsrs';
+import type { CardState } from '@tutorloop/shared';
+
+/** An FSRS review's rating (recall/fsrs.ts converts it to ts-fsrs's `Rating`). */
+export type RatingName = 'again' | 'hard' | 'good' | 'easy';
+
+/** Our stored card: ts-fsrs Card with a string state. */
+export interface CardRecord {
+  due: Date;
+  stability: number;
+  difficulty: number;
+  elapsedDays: number;
+  scheduledDays: number;
+  learningSteps: number;
+  reps: number;
+  lapses: number;
+  state: CardState;
+  lastReview: Date | null;
+}
 
 /** A learner's card for one point. */
 export interface StoredCard extends CardRecord {

@@ -14,14 +14,11 @@ export type { NewRecallSet, RecallPointRecord, RecallSetReader, RecallSetRecord,
 export type { SessionSnapshot, SnapshotOptions } from './session-snapshot';
 export { assembleSessionSnapshot } from './session-snapshot';
 export {
-  AssessmentSessionState,
-  initialRecallState,
-  LearningSessionState,
   parseTypeState,
   readTypeState,
-  RecallSessionState,
-  SessionTypeState,
   typeStateOf,
+  type SessionTypeCatalog,
+  type SessionTypeState,
   type SessionTypeStateOf,
 } from './session-type-state';
 export type { NewSession, SessionCommon, SessionReader, SessionRepository, SessionUpdate, StoredSession } from './sessions';

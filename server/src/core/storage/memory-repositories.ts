@@ -8,7 +8,7 @@ import type { ChecklistEntry, ChecklistRepository } from './checklists';
 import { defaultDesiredRetention, type LearnerRepository, type StoredLearner } from './learners';
 import { copy, key, sortBy, type CardRow, type MemoryState, type SessionPointRow } from './memory-state';
 import type { RecallSetRepository } from './recall-sets';
-import { parseTypeState } from './session-type-state';
+import { parseTypeState, type SessionTypeCatalog } from './session-type-state';
 import type { SessionRepository, StoredSession } from './sessions';
 import { StorageError } from './storage-error';
 
@@ -219,7 +219,7 @@ export function cardRepository(state: MemoryState): CardRepository {
   };
 }
 
-export function sessionRepository(state: MemoryState, deleteCascade: (sessionId: string) => void): SessionRepository {
+export function sessionRepository(state: MemoryState, deleteCascade: (sessionId: string) => void, sessionTypes: SessionTypeCatalog): SessionRepository {
   return {
     async get(sessionId) {
       return copy(state.rows('sessions').get(sessionId) ?? null);
@@ -229,7 +229,7 @@ export function sessionRepository(state: MemoryState, deleteCascade: (sessionId:
       return copy(sortBy(rows, (session) => -session.createdAt.getTime(), (session) => session.id));
     },
     async create(session) {
-      const typeState = parseTypeState(session.typeState);
+      const typeState = parseTypeState(sessionTypes, session.typeState);
       requireRow(state, 'learners', session.learnerId, 'learner');
       if (session.recallSetId !== null) requireRow(state, 'recallSets', session.recallSetId, 'recall set');
       if (state.rows('sessions').has(session.id)) throw conflict(`session ${session.id}`);
@@ -253,7 +253,7 @@ export function sessionRepository(state: MemoryState, deleteCascade: (sessionId:
     async update(sessionId, changes, now) {
       const row = state.rows('sessions').get(sessionId);
       if (!row) throw notFound(`session ${sessionId}`);
-      const typeState = changes.typeState === undefined ? row.typeState : parseTypeState(changes.typeState);
+      const typeState = changes.typeState === undefined ? row.typeState : parseTypeState(sessionTypes, changes.typeState);
       if (typeState.type !== row.type) throw new StorageError('invalid_value', `session ${sessionId} is a ${row.type} session; a ${typeState.type} state does not fit it`);
       const next = {
         ...row,

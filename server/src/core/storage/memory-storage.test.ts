@@ -1,4 +1,5 @@
 import { describeStorageContract } from '../../../test/storage-contract/storage-contract';
 import { createMemoryStorage } from './memory-storage';
+import { sessionTypeCatalog } from '../session-type-states';
 
-describeStorageContract('memory', () => createMemoryStorage());
+describeStorageContract('memory', () => createMemoryStorage(sessionTypeCatalog));

@@ -16,16 +16,17 @@ import { surveyRepository } from './memory-surveys';
 import { cardRepository, checklistRepository, learnerRepository, recallSetRepository, sessionRepository } from './memory-repositories';
 import { emptyTables, MemoryState, type MemoryTables } from './memory-state';
 import type { SessionSnapshot, SnapshotOptions } from './session-snapshot';
+import type { SessionTypeCatalog } from './session-type-state';
 import type { Storage, StorageReader, StorageRepositories, StorageTx } from './storage';
 import { StorageError } from './storage-error';
 import { runTransaction, StorageUnit } from './storage-unit';
 
-function repositoriesOver(state: MemoryState): StorageRepositories {
+function repositoriesOver(state: MemoryState, sessionTypes: SessionTypeCatalog): StorageRepositories {
   return {
     learners: learnerRepository(state, (sessionId) => deleteSessionCascade(state, sessionId)),
     recallSets: recallSetRepository(state),
     cards: cardRepository(state),
-    sessions: sessionRepository(state, (sessionId) => deleteSessionCascade(state, sessionId)),
+    sessions: sessionRepository(state, (sessionId) => deleteSessionCascade(state, sessionId), sessionTypes),
     checklists: checklistRepository(state),
     messages: messageRepository(state),
     pendingActions: pendingActionRepository(state),
@@ -44,11 +45,14 @@ export class MemoryStorage implements Storage {
   private readonly mutex = new AsyncMutex();
   private closed = false;
 
+  /** `sessionTypes`: the registry's catalog (core/session-type-states.ts). */
+  constructor(private readonly sessionTypes: SessionTypeCatalog) {}
+
   transaction<T>(work: (tx: StorageTx) => Promise<T>): Promise<T> {
     if (this.closed) return Promise.reject(closedError());
     return this.mutex.run(async () => {
       const state = new MemoryState(this.committed);
-      const unit = new StorageUnit(repositoriesOver(state), 'write');
+      const unit = new StorageUnit(repositoriesOver(state, this.sessionTypes), 'write', this.sessionTypes);
       return runTransaction(unit, work, {
         commit: () => {
           this.committed = state.result();
@@ -60,7 +64,7 @@ export class MemoryStorage implements Storage {
 
   async read<T>(work: (reader: StorageReader) => Promise<T>): Promise<T> {
     if (this.closed) throw closedError();
-    const unit = new StorageUnit(repositoriesOver(new MemoryState(this.committed)), 'read');
+    const unit = new StorageUnit(repositoriesOver(new MemoryState(this.committed), this.sessionTypes), 'read', this.sessionTypes);
     try {
       return await work(unit.handle);
     } finally {
@@ -84,6 +88,6 @@ function closedError(): StorageError {
 }
 
 /** A new, empty in-memory storage. */
-export function createMemoryStorage(): Storage {
-  return new MemoryStorage();
+export function createMemoryStorage(sessionTypes: SessionTypeCatalog): Storage {
+  return new MemoryStorage(sessionTypes);
 }

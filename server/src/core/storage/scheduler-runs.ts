@@ -4,7 +4,13 @@
  * reviews, and how the new and the previous parameters predict those same reviews; only a
  * run that predicts better is `kept`, and the newest kept run's weights are the learner's.
  */
-import type { HistoryReview } from '../recall/fsrs';
+import type { RatingName } from './cards';
+
+/** One review of a card's history, as replayed when parameters change. */
+export interface HistoryReview {
+  rating: RatingName;
+  reviewedAt: Date;
+}
 
 /** Log loss and RMSE (bins) of a parameter set on a review history: lower is better. */
 export interface RunMetrics {

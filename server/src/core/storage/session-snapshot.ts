@@ -9,7 +9,20 @@ import type { ChecklistEntry, ChecklistReader } from './checklists';
 import { defaultDesiredRetention, type LearnerReader } from './learners';
 import type { MessageReader, StoredMessage } from './messages';
 import type { PendingActionReader, PendingActionRecord } from './pending-actions';
+import type { SessionTypeCatalog } from './session-type-state';
 import type { SessionReader, StoredSession } from './sessions';
+
+/**
+ * What a session type's snapshots load beyond what every session has, declared by the type
+ * (its module's `snapshotNeeds`) and handed to storage in the registry's catalog — so storage
+ * loads by declaration and names no type.
+ */
+export interface SnapshotNeeds {
+  /** The checklist by position, with the learner's cards for its points. */
+  readonly checklist?: boolean;
+  /** Assessment items by position and their responses. */
+  readonly assessment?: boolean;
+}
 
 /** What a snapshot includes beyond the essentials. */
 export interface SnapshotOptions {
@@ -22,7 +35,7 @@ export interface SessionSnapshot {
   session: StoredSession;
   /** The learner's FSRS target retention. */
   desiredRetention: number;
-  /** Recall sessions: the checklist by position; empty for other types. */
+  /** The checklist by position, when the type's snapshot needs it (`SnapshotNeeds.checklist`); else empty. */
   checklist: ChecklistEntry[];
   /** The learner's cards for the checklist's points, keyed by point id (points never reviewed are absent). */
   cards: Map<string, StoredCard>;
@@ -36,7 +49,7 @@ export interface SessionSnapshot {
   pendingAction: PendingActionRecord | null;
   /** Every action of the session, oldest first (the history shows answered widgets). */
   actions: PendingActionRecord[];
-  /** Assessment sessions, and learning sessions' practice items: items by position and responses; null for other types. */
+  /** Items by position and responses, when the type's snapshot needs them (`SnapshotNeeds.assessment`); else null. */
   assessment: { items: StoredItem[]; responses: StoredResponse[] } | null;
 }
 
@@ -55,11 +68,17 @@ export interface SnapshotSources {
  * Assembles a snapshot from readers that all see one state (an adapter calls it inside its
  * read or write unit, never across two). Null for an unknown session.
  */
-export async function assembleSessionSnapshot(sources: SnapshotSources, sessionId: string, options: SnapshotOptions = {}): Promise<SessionSnapshot | null> {
+export async function assembleSessionSnapshot(
+  sources: SnapshotSources,
+  sessionTypes: SessionTypeCatalog,
+  sessionId: string,
+  options: SnapshotOptions = {},
+): Promise<SessionSnapshot | null> {
   const session = await sources.sessions.get(sessionId);
   if (!session) return null;
+  const needs = sessionTypes.snapshotNeeds[session.type];
   const learner = await sources.learners.get(session.learnerId);
-  const checklist = session.type === 'recall' ? await sources.checklists.list(sessionId) : [];
+  const checklist = needs.checklist ? await sources.checklists.list(sessionId) : [];
   const cards = await sources.cards.listFor(session.learnerId, checklist.map((entry) => entry.pointId));
   const messages = await sources.messages.list(sessionId, options.lastMessages === undefined ? {} : { last: options.lastMessages });
   const actions = await sources.pendingActions.list(sessionId);
@@ -73,9 +92,8 @@ export async function assembleSessionSnapshot(sources: SnapshotSources, sessionI
     oldestUnanswered: await sources.messages.findOldestUnanswered(sessionId),
     pendingAction: actions.find((action) => action.status === 'pending') ?? null,
     actions,
-    assessment:
-      session.type === 'assessment' || session.type === 'learning'
-        ? { items: await sources.assessments.listItems(sessionId), responses: await sources.assessments.listResponses(sessionId) }
-        : null,
+    assessment: needs.assessment
+      ? { items: await sources.assessments.listItems(sessionId), responses: await sources.assessments.listResponses(sessionId) }
+      : null,
   };
 }

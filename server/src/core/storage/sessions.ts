@@ -1,6 +1,7 @@
 /**
  * The sessions port (SPEC §3, §4): what every session has, plus its per-type state as one
- * validated value (session-type-state.ts) instead of columns only one type uses.
+ * validated value (session-type-state.ts; each type's schema is in its own folder) instead of
+ * columns only one type uses.
  */
 import type { SessionStatus, SessionType } from '@tutorloop/shared';
 import type { SessionTypeState, SessionTypeStateOf } from './session-type-state';

@@ -7,7 +7,8 @@
  * - a storage call that fails poisons its transaction: later calls rethrow that failure and
  *   the unit rolls back even if `work` caught it (PostgreSQL's behaviour, made universal).
  */
-import { assembleSessionSnapshot, type SessionSnapshot, type SnapshotOptions } from './session-snapshot';
+import { assembleSessionSnapshot, type SnapshotOptions } from './session-snapshot';
+import type { SessionTypeCatalog } from './session-type-state';
 import type { StorageReader, StorageRepositories, StorageTx } from './storage';
 import { StorageError } from './storage-error';
 
@@ -61,7 +62,8 @@ export class StorageUnit {
   constructor(
     repositories: StorageRepositories,
     private readonly mode: 'read' | 'write',
-    snapshot?: (sessionId: string, options?: SnapshotOptions) => Promise<SessionSnapshot | null>,
+    /** The registry's catalog: what a snapshot of each session type loads. */
+    sessionTypes: SessionTypeCatalog,
   ) {
     const handle: Record<string, unknown> = {};
     for (const namespace of Object.keys(readMethods) as Namespace[]) {
@@ -71,7 +73,7 @@ export class StorageUnit {
       for (const name of Object.keys(writeMethods[namespace])) guarded[name] = this.guard(`${namespace}.${name}`, true, source[name]!.bind(source));
       handle[namespace] = Object.freeze(guarded);
     }
-    const load = snapshot ?? ((sessionId: string, options?: SnapshotOptions) => assembleSessionSnapshot(repositories, sessionId, options));
+    const load = (sessionId: string, options?: SnapshotOptions) => assembleSessionSnapshot(repositories, sessionTypes, sessionId, options);
     handle.loadSessionSnapshot = this.guard('loadSessionSnapshot', false, load as AnyMethod);
     this.handle = Object.freeze(handle) as unknown as StorageTx;
   }

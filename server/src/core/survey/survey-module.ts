@@ -5,8 +5,9 @@
  */
 import type { SessionModule } from '../session/session-module';
 import { canReadSurvey } from './access';
-import { SurveyRoom, surveySessionSummary, type SurveyRoomDeps } from './survey-room';
+import { SurveyRoom, surveySessionSummary, surveyState, type SurveyRoomDeps } from './survey-room';
 import { initialSurveyState } from './survey-rules';
+import { surveySnapshotNeeds } from './survey-state';
 
 /** What the module needs is what its rooms need. */
 export type SurveyModuleDeps = SurveyRoomDeps;
@@ -14,6 +15,7 @@ export type SurveyModuleDeps = SurveyRoomDeps;
 export function surveyModule(deps: SurveyModuleDeps): SessionModule<'survey'> {
   return {
     type: 'survey',
+    snapshotNeeds: surveySnapshotNeeds,
     async create({ learnerId, body, now }) {
       const id = deps.ids.next();
       return deps.storage.transaction(async (tx) => {
@@ -33,6 +35,7 @@ export function surveyModule(deps: SurveyModuleDeps): SessionModule<'survey'> {
     openRoom(sessionId, onIdle) {
       return new SurveyRoom(sessionId, deps, onIdle);
     },
+    state: (snapshot) => surveyState(snapshot),
     summary: (snapshot, now) => surveySessionSummary(snapshot, now),
   };
 }

@@ -4,7 +4,7 @@
  * same answers as CSV, one row per respondent (session). Answers to a question the survey no
  * longer has are left out; an option index the question no longer has is not counted.
  */
-import type { SurveyContent, SurveyQuestionResult, SurveyResults } from '@tutorloop/shared';
+import { answerForKind, kindOfAnswer, type SurveyContent, type SurveyQuestion, type SurveyQuestionResult, type SurveyResults, type WidgetAnswer } from '@tutorloop/shared';
 import type { StoredSurveyResponse } from '../storage/surveys';
 import { toCsv } from '../csv/csv';
 
@@ -22,18 +22,22 @@ function questionResult(question: SurveyContent['questions'][number], responses:
     case 'multiple_choice': {
       const counts = question.options.map(() => 0);
       for (const response of given) {
-        if (response.answer && 'selectedIndex' in response.answer && response.answer.selectedIndex < counts.length) counts[response.answer.selectedIndex]! += 1;
+        const picked = answerForKind(question.kind, response.answer);
+        if (picked && picked.answer.selectedIndex < counts.length) counts[picked.answer.selectedIndex]! += 1;
       }
       return { ...base, kind: 'multiple_choice', options: question.options.map((option, index) => ({ option, count: counts[index]! })) };
     }
     case 'rating': {
-      const values = given.flatMap((response) => (response.answer && 'value' in response.answer && response.answer.value >= question.min && response.answer.value <= question.max ? [response.answer.value] : []));
+      const values = given.flatMap((response) => {
+        const rated = answerForKind(question.kind, response.answer);
+        return rated && rated.answer.value >= question.min && rated.answer.value <= question.max ? [rated.answer.value] : [];
+      });
       const distribution = Array.from({ length: question.max - question.min + 1 }, (_, offset) => ({ value: question.min + offset, count: values.filter((value) => value === question.min + offset).length }));
       const mean = values.length > 0 ? Math.round((values.reduce((sum, value) => sum + value, 0) / values.length) * 100) / 100 : null;
       return { ...base, kind: 'rating', min: question.min, max: question.max, mean, distribution };
     }
     case 'free_text':
-      return { ...base, kind: 'free_text', answers: given.flatMap((response) => (response.answer && 'text' in response.answer ? [response.answer.text] : [])) };
+      return { ...base, kind: 'free_text', answers: given.flatMap((response) => answerForKind(question.kind, response.answer)?.answer.text ?? []) };
     default: {
       const unreachable: never = question;
       throw new Error(`unknown question ${JSON.stringify(unreachable)}`);
@@ -51,6 +55,44 @@ export function surveyResults(surveyId: string, survey: SurveyContent, responses
   };
 }
 
+/** The text of an option of a multiple-choice question ('' for any other kind or an index it no longer has). */
+function optionText(question: SurveyQuestion, index: number): string {
+  switch (question.kind) {
+    case 'multiple_choice':
+      return question.options[index] ?? '';
+    case 'rating':
+    case 'free_text':
+      return '';
+    default: {
+      const unreachable: never = question;
+      throw new Error(`unknown question ${JSON.stringify(unreachable)}`);
+    }
+  }
+}
+
+/**
+ * An answer as its CSV cell, read as what was answered: a question edited to another kind
+ * since still shows the value given then.
+ */
+function csvCell(question: SurveyQuestion, stored: WidgetAnswer, answerText: string | null): string | number {
+  const answer = kindOfAnswer(stored);
+  if (!answer) return answerText ?? '';
+  switch (answer.kind) {
+    case 'rating':
+      return answer.answer.value;
+    case 'multiple_choice':
+      return optionText(question, answer.answer.selectedIndex);
+    case 'free_text':
+      return answer.answer.text;
+    case 'code_editor':
+      return answerText ?? '';
+    default: {
+      const unreachable: never = answer;
+      throw new Error(`unknown answer ${JSON.stringify(unreachable)}`);
+    }
+  }
+}
+
 /** One row per respondent, in the order they first answered: `respondent, session_id, answered_at, completed`, then one column per question (its id); a skipped or unseen question is empty. */
 export function surveyResultsCsv(survey: SurveyContent, responses: StoredSurveyResponse[], respondents: Respondent[]): string {
   const header = ['respondent', 'session_id', 'answered_at', 'completed', ...survey.questions.map((question) => question.id)];
@@ -65,10 +107,7 @@ export function surveyResultsCsv(survey: SurveyContent, responses: StoredSurveyR
       ...survey.questions.map((question) => {
         const response = mine.find((candidate) => candidate.questionId === question.id);
         if (!response?.answer) return '';
-        if ('value' in response.answer) return response.answer.value;
-        if ('selectedIndex' in response.answer) return question.kind === 'multiple_choice' ? (question.options[response.answer.selectedIndex] ?? '') : '';
-        if ('text' in response.answer) return response.answer.text;
-        return response.answerText ?? '';
+        return csvCell(question, response.answer, response.answerText);
       }),
     ];
   });

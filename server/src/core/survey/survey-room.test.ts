@@ -5,6 +5,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../ports';
 import { fixedClock, recordingListener, seededIds } from '../session/test-support';
 import { createMemoryStorage } from '../storage/memory-storage';
+import { sessionTypeCatalog } from '../session-type-states';
 import type { Storage } from '../storage/storage';
 import { surveyModule } from './survey-module';
 import { nextQuestionId } from './survey-rules';
@@ -29,7 +30,7 @@ function module() {
 }
 
 beforeEach(async () => {
-  storage = createMemoryStorage();
+  storage = createMemoryStorage(sessionTypeCatalog);
   await storage.transaction(async (tx) => {
     await tx.learners.create({ id: 'l1', username: 'ada', passwordHash: 'x', createdAt: clock.now() });
     await tx.surveys.upsertBuiltIn({ id: 'workshop', survey }, clock.now());

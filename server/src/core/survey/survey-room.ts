@@ -7,17 +7,17 @@
  * resumes at the same question. No model is called: the transitions are fixed polite lines,
  * so no correct answer or feedback can creep in.
  */
-import type { ClientMessage, SessionState, SessionSummary, WidgetAnswer } from '@tutorloop/shared';
+import type { SessionState, SessionSummary, WidgetAnswer } from '@tutorloop/shared';
 import type { Clock, IdGenerator } from '../ports';
-import { storeChat } from '../session/inbox';
 import { tutorMessage } from '../session/new-messages';
 import { ConversationRoom, noMessages } from '../session/conversation-room';
-import type { RoomBaseDeps, SessionListener } from '../session/room-base';
-import { buildHistory, buildState, isEnded, toolNameForKind, widgetForAction } from '../session/session-view';
+import type { RoomBaseDeps, RoomFrames, SessionListener } from '../session/room-base';
+import { buildState, isEnded, toolNameForKind, widgetForAction } from '../session/session-view';
 import { checkWidgetAnswer, recordWidgetAnswer } from '../session/widget-answers';
 import type { StoredMessage } from '../storage/messages';
 import type { SessionSnapshot } from '../storage/session-snapshot';
-import { typeStateOf, type SurveyAnswerRecord, type SurveySessionState } from '../storage/session-type-state';
+import { typeStateOf } from '../storage/session-type-state';
+import type { SurveyAnswerRecord, SurveySessionState } from './survey-state';
 import type { Storage, StorageTx } from '../storage/storage';
 import {
   chatRedirect,
@@ -66,50 +66,19 @@ export function surveySessionSummary(snapshot: Pick<SessionSnapshot, 'session'>,
   };
 }
 
-export class SurveyRoom extends ConversationRoom {
-  constructor(
-    sessionId: string,
-    private readonly deps: SurveyRoomDeps,
-    onIdle: () => void = () => {},
-  ) {
-    super(sessionId, deps, onIdle);
-  }
-
-  override async attach(listener: SessionListener, terminate?: () => void): Promise<void> {
-    const snapshot = await this.consistentRead(() => this.deps.storage.loadSessionSnapshot(this.sessionId));
-    if (!snapshot) return;
-    const state = surveyState(snapshot);
-    listener({ type: 'state_update', payload: { state } });
-    if (state.status === 'awaiting_client_action') listener({ type: 'widget', payload: state.pendingWidget });
-    listener({ type: 'history', payload: { messages: buildHistory(snapshot.messages, snapshot.actions) } });
-    this.register(listener, terminate);
-    this.resume();
-  }
-
-  override handle(message: ClientMessage, reply: SessionListener): Promise<void> {
-    switch (message.type) {
-      case 'chat':
-        return this.receiveChat(message.payload.message, message.payload.clientMessageId ?? null, reply);
-      case 'widget_response':
-        return this.enqueue(() => this.handleWidgetResponse(message.payload.widgetId, message.payload.response, reply));
-      case 'rabbithole':
-        this.fail(reply, 'invalid_payload', 'Surveys have no tangents: answer the question shown, or end the survey.');
-        return Promise.resolve();
-      case 'end_session':
-        return this.enqueue(() => this.endSession(reply));
-      // Nothing is ever produced by a model here: there is no reply to stop or to produce again.
-      case 'stop':
-        this.fail(reply, 'nothing_to_stop', 'Nothing is being written: survey questions arrive whole.');
-        return Promise.resolve();
-      case 'retry':
-        this.fail(reply, 'nothing_to_retry', 'Survey questions are fixed; there is nothing to produce again.');
-        return Promise.resolve();
-      default: {
-        const unreachable: never = message;
-        throw new Error(`unhandled message ${JSON.stringify(unreachable)}`);
-      }
-    }
-  }
+export class SurveyRoom extends ConversationRoom<SurveyRoomDeps> {
+  /** Answers through each question's widget; no tangents. */
+  protected override readonly frames: RoomFrames = {
+    // A chat message is stored at once, like every learner message. It answers nothing: the
+    // question's widget does (an optional question may be skipped with `skip`).
+    chat: (text, clientMessageId, reply) => this.takeChat({ text, clientMessageId }, reply, 'This survey has ended.'),
+    widgets: (widgetId, response, reply) => this.handleWidgetResponse(widgetId, response, reply),
+    tangents: 'Surveys have no tangents: answer the question shown, or end the survey.',
+    // Nothing is ever produced by a model here: there is no reply to stop or to produce again.
+    stop: 'Nothing is being written: survey questions arrive whole.',
+    retry: 'Survey questions are fixed; there is nothing to produce again.',
+    end: { end: (reply) => this.endSession(reply), cancelsInFlight: false },
+  };
 
   protected override stateOf(snapshot: SessionSnapshot): SessionState {
     return surveyState(snapshot);
@@ -137,15 +106,6 @@ export class SurveyRoom extends ConversationRoom {
     });
     this.noteCommit();
     if (committed?.snapshot) this.announce(committed.messageId, openingLine(state.survey), committed.snapshot);
-  }
-
-  /**
-   * A chat message is stored at once, like every learner message. It answers nothing: the
-   * question's widget does (an optional question may be skipped with `skip`).
-   */
-  private async receiveChat(text: string, clientMessageId: string | null, reply: SessionListener): Promise<void> {
-    const outcome = await storeChat(this.deps, this.sessionId, { text, clientMessageId });
-    return this.followChat(outcome, reply, 'This survey has ended.', () => this.processUnanswered());
   }
 
   /** Stores the answer, the tool result and the response row in one transaction; then the next question. */

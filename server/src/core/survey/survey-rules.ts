@@ -4,9 +4,9 @@
  * polite lines around it, what the respondent sees of their progress and their summary.
  * There are no correct answers and no feedback anywhere here.
  */
-import { surveyEnd, type SessionSummary, type SkipCondition, type SurveyContent, type SurveyProgress, type SurveyQuestion, type SurveySessionSummary, type WidgetAnswer } from '@tutorloop/shared';
+import { answerForKind, surveyEnd, type SessionSummary, type SkipCondition, type SurveyContent, type SurveyProgress, type SurveyQuestion, type SurveySessionSummary, type WidgetAnswer } from '@tutorloop/shared';
 import type { WidgetRequest } from '../provider';
-import type { SurveyAnswerRecord, SurveySessionState } from '../storage/session-type-state';
+import type { SurveyAnswerRecord, SurveySessionState } from './survey-state';
 
 /** The chat message that skips an optional question (the web's "Skip" button sends it). */
 export const skipCommand = 'skip';
@@ -26,16 +26,26 @@ export function questionOf(survey: SurveyContent, questionId: string): { questio
   return { question: survey.questions[index]!, position: index + 1 };
 }
 
-function conditionHolds(question: SurveyQuestion, when: SkipCondition, answer: WidgetAnswer): boolean {
-  if (question.kind === 'multiple_choice' && 'selectedIndex' in answer) {
-    return 'equals' in when && question.options[answer.selectedIndex] === when.equals;
+function conditionHolds(question: SurveyQuestion, when: SkipCondition, response: WidgetAnswer): boolean {
+  switch (question.kind) {
+    case 'multiple_choice': {
+      const picked = answerForKind(question.kind, response);
+      return picked !== null && 'equals' in when && question.options[picked.answer.selectedIndex] === when.equals;
+    }
+    case 'rating': {
+      const rated = answerForKind(question.kind, response);
+      if (!rated) return false;
+      if ('equals' in when) return rated.answer.value === when.equals;
+      if ('atMost' in when) return rated.answer.value <= when.atMost;
+      return rated.answer.value >= when.atLeast;
+    }
+    case 'free_text':
+      return false;
+    default: {
+      const unreachable: never = question;
+      throw new Error(`unknown question ${JSON.stringify(unreachable)}`);
+    }
   }
-  if (question.kind === 'rating' && 'value' in answer) {
-    if ('equals' in when) return answer.value === when.equals;
-    if ('atMost' in when) return answer.value <= when.atMost;
-    return answer.value >= when.atLeast;
-  }
-  return false;
 }
 
 /**

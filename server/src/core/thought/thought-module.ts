@@ -1,7 +1,8 @@
 /** Thought sessions as a session module (SPEC §4.5): created with an optional topic; no checklist, no score. */
 import type { SessionModule } from '../session/session-module';
-import { ThoughtRoom, thoughtSessionSummary, type ThoughtRoomDeps } from './thought-room';
+import { ThoughtRoom, thoughtSessionSummary, thoughtState, type ThoughtRoomDeps } from './thought-room';
 import { initialThoughtState } from './thought-rules';
+import { thoughtSnapshotNeeds } from './thought-state';
 
 /** What the module needs is what its rooms need. */
 export type ThoughtModuleDeps = ThoughtRoomDeps;
@@ -9,6 +10,7 @@ export type ThoughtModuleDeps = ThoughtRoomDeps;
 export function thoughtModule(deps: ThoughtModuleDeps): SessionModule<'thought'> {
   return {
     type: 'thought',
+    snapshotNeeds: thoughtSnapshotNeeds,
     async create({ learnerId, body, now }) {
       const id = deps.ids.next();
       const topic = body.topic ?? null;
@@ -24,6 +26,7 @@ export function thoughtModule(deps: ThoughtModuleDeps): SessionModule<'thought'>
     openRoom(sessionId, onIdle) {
       return new ThoughtRoom(sessionId, deps, onIdle);
     },
+    state: (snapshot) => thoughtState(snapshot),
     summary: (snapshot, now) => thoughtSessionSummary(snapshot, now),
   };
 }

@@ -11,24 +11,24 @@
  * As in every room, everything that matters is in storage: a new process resumes the session
  * (an unanswered message is answered on attach).
  */
-import type { AgentLogOutcome, ClientMessage, SessionState, SessionSummary } from '@tutorloop/shared';
+import type { SessionState, SessionSummary } from '@tutorloop/shared';
 import type { ModelBudget } from '../limits/model-budget';
 import type { Clock, IdGenerator } from '../ports';
 import type { TutorProvider } from '../provider';
-import { storeChat } from '../session/inbox';
 import { findRetryTarget } from '../session/retry-target';
 import { tutorMessage } from '../session/new-messages';
 import { ConversationRoom, noMessages } from '../session/conversation-room';
-import type { RoomBaseDeps, SessionListener } from '../session/room-base';
+import type { InFlightReply, RoomBaseDeps, RoomFrames, SessionListener } from '../session/room-base';
 import { stripLeaks } from '../session/sanitize';
-import { buildHistory, buildState, isEnded } from '../session/session-view';
+import { buildState, isEnded } from '../session/session-view';
 import type { NewAgentLog } from '../storage/agent-logs';
 import type { StoredMessage } from '../storage/messages';
 import type { SessionSnapshot } from '../storage/session-snapshot';
-import { typeStateOf, type ThoughtSessionState } from '../storage/session-type-state';
+import { typeStateOf } from '../storage/session-type-state';
+import type { ThoughtSessionState } from './thought-state';
 import type { Storage } from '../storage/storage';
 import { offlineThoughtSummary } from './offline-thought-partner';
-import type { ThoughtSummaryCall, ThoughtSummaryInput } from './thought-port';
+import type { ThoughtSummaryInput } from './thought-port';
 import { boundSummary, messagesToFold, thoughtSummary, toThoughtMessage, unsummarized, windowOf } from './thought-rules';
 
 export interface ThoughtRoomDeps extends RoomBaseDeps {
@@ -74,64 +74,31 @@ export function thoughtSessionSummary(snapshot: Pick<SessionSnapshot, 'session'>
   };
 }
 
-export class ThoughtRoom extends ConversationRoom {
+export class ThoughtRoom extends ConversationRoom<ThoughtRoomDeps> {
   /** The reply being streamed (a listener attaching mid-reply catches up; `stop` keeps what was sent). */
   private streaming: { messageId: string; text: string; stopped: boolean } | null = null;
 
-  constructor(
-    sessionId: string,
-    private readonly deps: ThoughtRoomDeps,
-    onIdle: () => void = () => {},
-  ) {
-    super(sessionId, deps, onIdle);
+  /** No widgets and no tangents: the learner drives; a streamed reply can be stopped or produced again. */
+  protected override readonly frames: RoomFrames = {
+    chat: (text, clientMessageId, reply) => this.takeChat({ text, clientMessageId }, reply, 'This thought session has ended; start a new one to keep thinking.', { activates: true }),
+    widgets: 'Thought sessions have no widgets: just write your reply.',
+    tangents: 'A thought session goes wherever you take it: no need for a tangent, just say where you want to go.',
+    stop: { stop: () => this.stopReply(), idle: 'No reply is being written just now.' },
+    retry: { retry: (messageId, reply) => this.handleRetry(messageId, reply), busy: () => this.streaming !== null },
+    // Ending must not wait behind a slow reply.
+    end: { end: (reply) => this.endSession(reply), cancelsInFlight: true },
+  };
+
+  protected override inFlightReply(): InFlightReply | null {
+    return this.streaming;
   }
 
-  override async attach(listener: SessionListener, terminate?: () => void): Promise<void> {
-    const snapshot = await this.consistentRead(() => this.deps.storage.loadSessionSnapshot(this.sessionId));
-    if (!snapshot) return;
-    listener({ type: 'state_update', payload: { state: thoughtState(snapshot) } });
-    listener({ type: 'history', payload: { messages: buildHistory(snapshot.messages, snapshot.actions) } });
-    if (this.streaming) {
-      listener({ type: 'typing', payload: {} });
-      if (this.streaming.text) listener({ type: 'assistant_delta', payload: { messageId: this.streaming.messageId, delta: this.streaming.text } });
-    }
-    this.register(listener, terminate);
-    this.resume();
-  }
-
-  override handle(message: ClientMessage, reply: SessionListener): Promise<void> {
-    switch (message.type) {
-      case 'chat':
-        return this.receiveChat(message.payload.message, message.payload.clientMessageId ?? null, reply);
-      case 'widget_response':
-        this.fail(reply, 'widget_not_pending', 'Thought sessions have no widgets: just write your reply.');
-        return Promise.resolve();
-      case 'rabbithole':
-        this.fail(reply, 'invalid_payload', 'A thought session goes wherever you take it: no need for a tangent, just say where you want to go.');
-        return Promise.resolve();
-      case 'end_session':
-        // Ending must not wait behind a slow reply.
-        this.cancelInFlight();
-        return this.enqueue(() => this.endSession(reply));
-      case 'stop':
-        if (!this.streaming) {
-          this.fail(reply, 'nothing_to_stop', 'No reply is being written just now.');
-          return Promise.resolve();
-        }
-        this.streaming.stopped = true;
-        this.cancelInFlight();
-        return Promise.resolve();
-      case 'retry':
-        if (this.streaming) {
-          this.fail(reply, 'turn_in_progress', 'A reply is being written; wait for it (or stop it) before asking for another.');
-          return Promise.resolve();
-        }
-        return this.enqueue(() => this.handleRetry(message.payload.messageId, reply));
-      default: {
-        const unreachable: never = message;
-        throw new Error(`unhandled message ${JSON.stringify(unreachable)}`);
-      }
-    }
+  /** Cuts the reply being streamed: what was sent so far is kept (partnerReply commits it). */
+  private stopReply(): boolean {
+    if (!this.streaming) return false;
+    this.streaming.stopped = true;
+    this.cancelInFlight();
+    return true;
   }
 
   protected override stateOf(snapshot: SessionSnapshot): SessionState {
@@ -144,22 +111,11 @@ export class ThoughtRoom extends ConversationRoom {
 
   // -------------------------------------------------------------------------
 
-  private async receiveChat(text: string, clientMessageId: string | null, reply: SessionListener): Promise<void> {
-    const outcome = await storeChat(this.deps, this.sessionId, { text, clientMessageId }, { activates: true });
-    return this.followChat(outcome, reply, 'This thought session has ended; start a new one to keep thinking.', () => this.processUnanswered());
-  }
-
   /** The partner opens: an invitation to say what to think about (or about the topic given). */
   protected override async openSession(snapshot: SessionSnapshot): Promise<void> {
-    const { storage, clock, modelBudget } = this.deps;
-    // Charged before anything is written: refused, the session stays as it was and opens on the next attach.
-    if (snapshot.messageCount === 0 && !(await this.admit(modelBudget, snapshot.session.learnerId, 'opening'))) return;
-    if (snapshot.session.status === 'pending') {
-      await storage.transaction((tx) => tx.sessions.update(this.sessionId, { status: 'active' }, clock.now()));
-      this.noteCommit();
-    }
-    if (snapshot.messageCount > 0) return;
-    const state = typeStateOf(snapshot.session, 'thought');
+    const session = await this.beginOpening(snapshot, this.deps.modelBudget);
+    if (!session) return;
+    const state = typeStateOf(session, 'thought');
     await this.partnerReply({ topic: state.topic, summary: '', recentMessages: [] }, null);
   }
 
@@ -185,7 +141,7 @@ export class ThoughtRoom extends ConversationRoom {
     if (signal.aborted) return false;
     if (!verdict.safe) {
       logger.warn({ sessionId: this.sessionId, reason: verdict.reason }, 'unsafe learner message redirected');
-      await this.commitReply(this.deps.ids.next(), safetyRedirect, message, false);
+      await this.commitReply({ messageId: this.deps.ids.next(), text: safetyRedirect, replyTo: message });
       return true;
     }
     let state = typeStateOf(snapshot.session, 'thought');
@@ -229,10 +185,10 @@ export class ThoughtRoom extends ConversationRoom {
     try {
       const call = await this.deps.provider.thought.summarize(input, signal);
       const text = boundSummary(call.output);
-      return { text: text || null, log: this.agentLog(snapshot, what, call.output, started, call, text ? 'ok' : 'fallback') };
+      return { text: text || null, log: this.agentLog({ agent: 'summary', at: { learnerId: snapshot.session.learnerId, turn: snapshot.session.turn }, inputSummary: what, output: call.output, startedAt: started, call, outcome: text ? 'ok' : 'fallback' }) };
     } catch (error) {
       if (!signal.aborted) this.deps.logger.warn({ err: error, sessionId: this.sessionId }, 'thought summary failed');
-      return { text: null, log: this.agentLog(snapshot, what, { error: String(error) }, started, null, 'error') };
+      return { text: null, log: this.agentLog({ agent: 'summary', at: { learnerId: snapshot.session.learnerId, turn: snapshot.session.turn }, inputSummary: what, output: { error: String(error) }, startedAt: started, call: null, outcome: 'error' }) };
     }
   }
 
@@ -266,12 +222,13 @@ export class ThoughtRoom extends ConversationRoom {
     if (signal.aborted && !streaming.stopped) return false;
     // A stopped reply keeps what was sent (SPEC §5); a finished one is screened for internal language.
     const text = streaming.stopped ? streaming.text.trim() : stripLeaks(streaming.text.trim()) || emptyReplyFallback;
-    await this.commitReply(messageId, text, replyTo, streaming.stopped, replaces);
+    await this.commitReply({ messageId, text, replyTo, stopped: streaming.stopped, replaces });
     return true;
   }
 
   /** Stores the reply; a retried one supersedes the reply it replaces (kept in storage) and answers nothing new. */
-  private async commitReply(messageId: string, text: string, replyTo: StoredMessage | null, stopped: boolean, replaces: StoredMessage | null = null): Promise<void> {
+  private async commitReply(reply: { messageId: string; text: string; replyTo: StoredMessage | null; stopped?: boolean; replaces?: StoredMessage | null }): Promise<void> {
+    const { messageId, text, replyTo, stopped = false, replaces = null } = reply;
     const { storage, clock } = this.deps;
     const now = clock.now();
     const after = await storage.transaction(async (tx) => {
@@ -307,7 +264,7 @@ export class ThoughtRoom extends ConversationRoom {
       const signal = this.freshSignal();
       const verdict = await this.deps.provider.checkSafety(replyTo.content, signal).catch(() => ({ safe: true }) as const);
       if (signal.aborted) return;
-      if (!verdict.safe) return this.commitReply(this.deps.ids.next(), safetyRedirect, replyTo, false, previous);
+      if (!verdict.safe) return this.commitReply({ messageId: this.deps.ids.next(), text: safetyRedirect, replyTo, replaces: previous });
     }
     const state = typeStateOf(snapshot.session, 'thought');
     const before = snapshot.messages.filter((stored) => stored.seq < previous.seq);
@@ -343,23 +300,5 @@ export class ThoughtRoom extends ConversationRoom {
   private async saveLog(log: NewAgentLog): Promise<void> {
     await this.deps.storage.transaction((tx) => tx.agentLogs.append(log));
     this.noteCommit();
-  }
-
-  private agentLog(snapshot: SessionSnapshot, inputSummary: string, output: unknown, startedAt: number, call: ThoughtSummaryCall | null, outcome: AgentLogOutcome): NewAgentLog {
-    const now = this.deps.clock.now();
-    return {
-      id: this.deps.ids.next(),
-      sessionId: this.sessionId,
-      learnerId: snapshot.session.learnerId,
-      turn: snapshot.session.turn,
-      agent: 'summary',
-      inputSummary: inputSummary.slice(0, 500),
-      output: output ?? null,
-      latencyMs: Math.max(0, now.getTime() - startedAt),
-      tokensIn: call?.usage?.inputTokens ?? null,
-      tokensOut: call?.usage?.outputTokens ?? null,
-      outcome,
-      createdAt: now,
-    };
   }
 }

@@ -11,7 +11,7 @@
  */
 import type { SessionSummary, ThoughtSessionSummary } from '@tutorloop/shared';
 import type { StoredMessage } from '../storage/messages';
-import type { ThoughtSessionState } from '../storage/session-type-state';
+import type { ThoughtSessionState } from './thought-state';
 import type { ThoughtMessage } from './thought-port';
 
 /** Messages always kept verbatim (four exchanges). */

@@ -1,8 +1,14 @@
-import { initialLearningState } from '../learning/learning-rules';
-import { additionPlan } from '../learning/test-fixtures';
 import { describe, expect, it } from 'vitest';
-import { initialRecallState, parseTypeState, readTypeState, typeStateOf } from './session-type-state';
-import { isStorageError } from './storage-error';
+import { initialLearningState } from './learning/learning-rules';
+import { additionPlan } from './learning/test-fixtures';
+import { initialRecallState } from './recall/recall-state';
+import { sessionTypeCatalog } from './session-type-states';
+import { parseTypeState as parseWith, readTypeState as readWith, typeStateOf } from './storage/session-type-state';
+import { isStorageError } from './storage/storage-error';
+
+// Storage validates with the registry's catalog; these run the same functions with it.
+const parseTypeState = (value: unknown) => parseWith(sessionTypeCatalog, value);
+const readTypeState = (sessionId: string, value: unknown) => readWith(sessionTypeCatalog, sessionId, value);
 
 describe('session type states', () => {
   it('parses each type’s state and drops fields no type has', () => {
