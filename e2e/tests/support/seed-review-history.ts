@@ -13,6 +13,7 @@
  */
 import { uuidGenerator } from '../../../server/src/core/ports';
 import { defaultSchedulerSettings } from '../../../server/src/core/recall/fsrs';
+import { sessionTypeCatalog } from '../../../server/src/core/session-type-states';
 import { syntheticReviewLog, syntheticTrueWeights } from '../../../server/src/core/scheduler/synthetic-log';
 import { writeHistory } from '../../../server/src/core/scheduler/write-history';
 import { openSqliteStorage } from '../../../server/src/db/sqlite-storage';
@@ -41,7 +42,7 @@ async function main(): Promise<void> {
     spreadDays: 60,
   }).map((reviews) => reviews.filter((review) => review.reviewedAt < today));
 
-  const storage = openSqliteStorage(request.databaseFile);
+  const storage = openSqliteStorage(request.databaseFile, sessionTypeCatalog);
   try {
     const result = await storage.transaction(async (tx) => {
       const learner = await tx.learners.findByUsername(request.username);

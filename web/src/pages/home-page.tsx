@@ -1,4 +1,4 @@
-import type { ProgressStats, RecallSetSummary, SessionHistoryItem, SessionStatus, SessionType, SubtopicProgress } from '@tutorloop/shared';
+import type { ProgressStats, SessionHistoryItem, SessionStatus, SubtopicProgress } from '@tutorloop/shared';
 import { ActivityPanel } from '../components/activity-panel';
 import { MasteryMeter } from '../components/mastery-meter';
 import { useAuth } from '../hooks/use-auth';
@@ -7,7 +7,8 @@ import { useDocumentTitle } from '../hooks/use-document-title';
 import { useRecallSets } from '../hooks/use-recall-sets';
 import { navigate } from '../hooks/use-route';
 import { useStartSession } from '../hooks/use-start-session';
-import { sessionInProgress } from '../store/session-in-progress';
+import { homeCards } from '../sessions/registry';
+import { sessionRulesFor } from '../sessions/rules';
 import { WelcomePage } from './welcome-page';
 import '../dashboard.css';
 
@@ -19,14 +20,6 @@ function percent(value: number) {
   return `${Math.round(value * 100)}%`;
 }
 
-const typeLabels: Record<SessionType, string> = {
-  recall: 'Recall',
-  assessment: 'Assessment',
-  learning: 'Learning',
-  thought: 'Thinking',
-  survey: 'Survey',
-};
-
 const statusLabels: Record<SessionStatus, string> = {
   pending: 'Not started',
   active: 'In progress',
@@ -34,81 +27,6 @@ const statusLabels: Record<SessionStatus, string> = {
   completed: 'Completed',
   abandoned: 'Ended early',
 };
-
-/** The set with the most points due now (ties: the most recently changed), or null when nothing is due. */
-export function mostDueSet(sets: readonly RecallSetSummary[]): RecallSetSummary | null {
-  let best: RecallSetSummary | null = null;
-  for (const set of sets) {
-    if (set.dueCount === 0) continue;
-    if (!best || set.dueCount > best.dueCount || (set.dueCount === best.dueCount && set.updatedAt > best.updatedAt)) best = set;
-  }
-  return best;
-}
-
-function DueCard({ stats, sets, recent }: { stats: ProgressStats; sets: readonly RecallSetSummary[]; recent: readonly SessionHistoryItem[] }) {
-  const session = useStartSession();
-  const { dueNow, dueToday, dueNext7Days, newPoints, belowDesiredRetention } = stats.reviews;
-  const top = mostDueSet(sets);
-  const others = sets.filter((set) => set.dueCount > 0 && set.id !== top?.id).slice(0, 3);
-  return (
-    <section className="card dashboard-card dashboard-due" aria-labelledby="due-title" data-testid="due-today">
-      <h2 id="due-title">Due today</h2>
-      <p className="dashboard-figure">
-        <span data-testid="due-count">{dueToday}</span>
-        <span className="dashboard-figure-unit">{dueToday === 1 ? 'point' : 'points'}</span>
-      </p>
-      <p className="muted small" data-testid="due-detail">
-        {dueNow} due now · {dueNext7Days} this week{newPoints > 0 ? ` · ${newPoints} never reviewed` : ''}
-      </p>
-      {belowDesiredRetention > 0 ? (
-        <p className="small" data-testid="below-retention">
-          {plural(belowDesiredRetention, 'point is', 'points are')} below your {percent(stats.retention.desired)} retention goal.
-        </p>
-      ) : null}
-      {top ? (
-        <div className="dashboard-next">
-          <p className="small" id="most-due" data-testid="most-due">
-            Most due: <strong>{top.name}</strong> · {top.dueCount} due
-          </p>
-          <button
-            type="button"
-            className="button primary"
-            onClick={() => {
-              const open = sessionInProgress(recent, top.id);
-              if (open) navigate({ name: 'session', sessionId: open.id });
-              else void session.start({ type: 'recall', recallSetId: top.id });
-            }}
-            disabled={session.busy}
-            aria-busy={session.busy}
-            aria-describedby="most-due"
-            data-testid="review-most-due"
-          >
-            Review now
-          </button>
-        </div>
-      ) : (
-        <p className="dashboard-calm" data-testid="nothing-due">
-          {sets.length === 0 ? 'No recall sets yet.' : 'Nothing is due now. Come back later, or add a set.'}
-        </p>
-      )}
-      {session.error ? (
-        <p className="form-error" role="alert">
-          {session.error}
-        </p>
-      ) : null}
-      {others.length > 0 ? (
-        <ul className="dashboard-list compact">
-          {others.map((set) => (
-            <li key={set.id}>
-              <a href={`#/sets/${encodeURIComponent(set.id)}`}>{set.name}</a>
-              <span className="muted small">{set.dueCount} due</span>
-            </li>
-          ))}
-        </ul>
-      ) : null}
-    </section>
-  );
-}
 
 /** `today` is the stats' own today (`YYYY-MM-DD` in their time zone, like the streak's days). */
 function StreakCard({ streak, today }: { streak: ProgressStats['streak']; today: string }) {
@@ -172,13 +90,13 @@ function RecentSessions({ sessions }: { sessions: readonly SessionHistoryItem[] 
         <ul className="dashboard-list">
           {sessions.map((session) => (
             <li key={session.id} data-testid="recent-session">
-              <span className={`session-type session-type-${session.type}`}>{typeLabels[session.type]}</span>
+              <span className={`session-type session-type-${session.type}`}>{sessionRulesFor(session.type)?.label ?? session.type}</span>
               <a href={`#/sessions/${encodeURIComponent(session.id)}`} className="dashboard-session-title">
                 {session.title}
               </a>
               <span className="muted small">
                 {statusLabels[session.status]}
-                {session.type === 'recall' && session.totalPoints > 0 ? ` · ${session.recalledCount} of ${session.totalPoints}` : ''} ·{' '}
+                {sessionRulesFor(session.type)?.recentDetail(session) ?? ''} ·{' '}
                 {date.format(new Date(session.createdAt))}
               </span>
             </li>
@@ -224,6 +142,7 @@ export function HomePage() {
   const { state, reload } = useDashboard();
   const sets = useRecallSets((store) => store.recallSets);
   const setsStatus = useRecallSets((store) => store.status);
+  const session = useStartSession();
   useDocumentTitle('Home');
 
   if (state.status === 'error') {
@@ -253,7 +172,9 @@ export function HomePage() {
     <div className="page dashboard" data-testid="dashboard">
       <h1 tabIndex={-1}>{username ? `Hello, ${username}` : 'Home'}</h1>
       <div className="dashboard-grid">
-        <DueCard stats={stats} sets={sets} recent={recent} />
+        {homeCards.map(({ type, Card }) => (
+          <Card key={type} stats={stats} sets={sets} recent={recent} session={session} openSession={(sessionId) => navigate({ name: 'session', sessionId })} />
+        ))}
         <StreakCard streak={stats.streak} today={stats.activity.at(-1)?.day ?? stats.asOf.slice(0, 10)} />
         <RetentionCard retention={stats.retention} />
       </div>

@@ -1,13 +1,8 @@
 import type { RunExamplesBody, Widget, WidgetAnswer } from '@tutorloop/shared';
 import { useCallback, useState } from 'react';
 import { closeReasonMessages } from '../api/session-socket';
-import { AssessmentBar } from '../components/assessment-bar';
-import { AssessmentResults } from '../components/assessment-results';
-import { CompletionScreen } from '../components/completion-screen';
 import { Composer } from '../components/composer';
 import { ConfirmDialog } from '../components/confirm-dialog';
-import { LearningBar, LearningRail } from '../components/learning-rail';
-import { ReflectionSummary } from '../components/reflection-summary';
 import { Transcript } from '../components/transcript';
 import { useDocumentTitle } from '../hooks/use-document-title';
 import { DraftScope } from '../hooks/use-draft';
@@ -15,10 +10,10 @@ import { useMediaQuery } from '../hooks/use-media-query';
 import { navigate } from '../hooks/use-route';
 import { useSessionConnection, useSessionView } from '../hooks/use-session';
 import { http, sessionStore, signOut } from '../services';
+import { sessionTypeFor } from '../sessions/registry';
+import { UnsupportedSession } from '../sessions/unsupported-session';
 import {
-  selectAssessmentProgress,
   selectFinished,
-  selectLearningProgress,
   selectCanStop,
   selectProgressLabel,
   selectReplying,
@@ -36,7 +31,10 @@ export default function SessionPage({ sessionId }: { sessionId: string }) {
   );
 }
 
-/** The chat, the pending widget, progress, and the completion screen at the end. */
+/**
+ * The chat, the pending widget, progress, and the completion screen at the end. What differs by
+ * session type (header parts, rail, completion screen, "start again") comes from the registry.
+ */
 function SessionView({ sessionId }: { sessionId: string }) {
   const connection = useSessionConnection(sessionId);
   const status = useSessionView((view) => view.connection);
@@ -50,7 +48,6 @@ function SessionView({ sessionId }: { sessionId: string }) {
   const title = useSessionView((view) => view.state?.title ?? null);
   const mode = useSessionView((view) => view.state?.mode ?? 'recall');
   const rabbitholeTopic = useSessionView((view) => view.state?.rabbitholeTopic ?? null);
-  const earlyReview = useSessionView((view) => view.state?.earlyReview === true);
   const progressLabel = useSessionView(selectProgressLabel);
   const progressRatio = useSessionView((view) =>
     view.state && view.state.totalPoints > 0 ? view.state.recalledCount / view.state.totalPoints : 0,
@@ -59,24 +56,21 @@ function SessionView({ sessionId }: { sessionId: string }) {
   const canStop = useSessionView(selectCanStop);
   const retryMessageId = useSessionView(selectRetryableMessageId);
   const finished = useSessionView(selectFinished);
-  const isAssessment = useSessionView((view) => view.state?.type === 'assessment');
-  const assessment = useSessionView(selectAssessmentProgress);
-  const learning = useSessionView(selectLearningProgress);
-  const isLearning = useSessionView((view) => view.state?.type === 'learning');
-  const sessionType = useSessionView((view) => view.state?.type ?? null);
+  const state = useSessionView((view) => view.state);
+  // A finished session that is opened again may only have its summary.
+  const sessionType = useSessionView((view) => view.state?.type ?? view.summary?.type ?? null);
+  const definition = sessionTypeFor(sessionType);
   const scoringSince = useSessionView(selectScoringSince);
   // "Run examples" of a code item: over REST, so the WebSocket protocol stays as it is (issue 25).
   const runExamples = useCallback((widgetId: string, body: RunExamplesBody) => http.runExamples(sessionId, widgetId, body), [sessionId]);
-  // A survey's optional question may be skipped (SPEC §4.5): the server reads the chat `skip`.
-  const canSkip = useSessionView((view) => view.state?.type === 'survey' && view.state.survey?.required === false && view.pendingWidget !== null);
-  // Wide screens show the plan's steps beside the conversation; narrow ones fold them above it.
+  // A survey's optional question may be skipped (SPEC §4.5).
+  const canSkip = state !== null && pendingWidget !== null && definition?.canSkip(state) === true;
   const wideRail = useMediaQuery('(min-width: 1100px)');
   const [followUp, setFollowUp] = useState(false);
   const [timeUp, setTimeUp] = useState(false);
   const [confirmingEnd, setConfirmingEnd] = useState(false);
   const [review, setReview] = useState<{ busy: boolean; error: string | null }>({ busy: false, error: null });
-  const isAssessmentSummary = summary?.type === 'assessment';
-  useDocumentTitle(summary ? (isAssessmentSummary ? 'Assessment results' : summary.reason === 'ended_by_learner' ? 'Session ended early' : 'Session complete') : (title ?? 'Session'));
+  useDocumentTitle(summary ? (definition?.resultsTitle(summary) ?? 'Session') : (title ?? 'Session'));
 
   const open = status === 'open';
   const fatal = status === 'closed' && closeReason !== null && closeReason !== 'client' && closeReason !== 'completed';
@@ -90,37 +84,15 @@ function SessionView({ sessionId }: { sessionId: string }) {
     connection?.endSession();
   }
 
-  async function retake(blueprintId: string) {
+  async function startAgain() {
+    if (!summary || !definition?.startAgain) return;
     setReview({ busy: true, error: null });
-    const created = await http.createSession({ type: 'assessment', blueprintId });
-    if (!created.ok) {
-      setReview({ busy: false, error: created.error.message });
+    const body = await definition.startAgain({ sessionId, summary, getSession: http.getSession });
+    if (!body.ok) {
+      setReview({ busy: false, error: body.error });
       return;
     }
-    setReview({ busy: false, error: null });
-    navigate({ name: 'session', sessionId: created.value.sessionId });
-  }
-
-  async function learnAgain(studyPlanId: string) {
-    setReview({ busy: true, error: null });
-    const created = await http.createSession({ type: 'learning', studyPlanId });
-    if (!created.ok) {
-      setReview({ busy: false, error: created.error.message });
-      return;
-    }
-    setReview({ busy: false, error: null });
-    navigate({ name: 'session', sessionId: created.value.sessionId });
-  }
-
-  async function reviewAgain() {
-    setReview({ busy: true, error: null });
-    const detail = await http.getSession(sessionId);
-    const recallSetId = detail.ok ? detail.value.session.recallSetId : null;
-    if (!detail.ok || !recallSetId) {
-      setReview({ busy: false, error: detail.ok ? 'This session has no recall set to review.' : detail.error.message });
-      return;
-    }
-    const created = await http.createSession({ type: 'recall', recallSetId });
+    const created = await http.createSession(body.value);
     if (!created.ok) {
       setReview({ busy: false, error: created.error.message });
       return;
@@ -151,38 +123,17 @@ function SessionView({ sessionId }: { sessionId: string }) {
     );
   }
 
-  if (summary) {
+  if (sessionType !== null && !definition) {
+    return <UnsupportedSession type={sessionType} onBack={() => navigate({ name: 'home' })} />;
+  }
+
+  // `summary` always names its type, so a known summary has its definition here.
+  if (summary && definition) {
+    const { Completion } = definition;
     return (
       <div className="page narrow">
-        {summary.thought || summary.survey ? (
-          <ReflectionSummary summary={summary} onBack={() => navigate({ name: 'reflect' })} />
-        ) : isAssessmentSummary ? (
-          <AssessmentResults
-            summary={summary}
-            retakeBusy={review.busy}
-            retakeError={review.error}
-            onBack={() => navigate({ name: 'assessments' })}
-            onRetake={(blueprintId) => void retake(blueprintId)}
-          />
-        ) : summary.learning ? (
-          <CompletionScreen
-            summary={summary}
-            reviewBusy={review.busy}
-            reviewError={review.error}
-            onBack={() => navigate({ name: 'plans' })}
-            onReviewAgain={() => void learnAgain(summary.learning!.studyPlanId)}
-          />
-        ) : (
-          <CompletionScreen
-            summary={summary}
-            reviewBusy={review.busy}
-            reviewError={review.error}
-            onBack={() => navigate({ name: 'sets' })}
-            onReviewAgain={() => void reviewAgain()}
-          />
-        )}
-        {summary.learning && summary.reason === 'plan_completed' ? (
-          // A completed plan still answers questions (SPEC §4.4 step 1: post-completion replies).
+        <Completion summary={summary} startAgain={{ ...review, start: () => void startAgain() }} onBack={() => navigate(definition.backRoute)} />
+        {definition.followUpAfter(summary) ? (
           followUp ? (
             <section className="follow-up" aria-labelledby="follow-up-heading" data-testid="follow-up">
               <h2 id="follow-up-heading">Questions about the plan</h2>
@@ -210,6 +161,8 @@ function SessionView({ sessionId }: { sessionId: string }) {
     );
   }
 
+  const HeaderExtras = definition?.HeaderExtras ?? null;
+  const rail = definition?.Rail ?? null;
   const blockedReason = finished
     ? 'This session has ended.'
     : replying
@@ -256,17 +209,9 @@ function SessionView({ sessionId }: { sessionId: string }) {
         <div className="session-bar-inner">
           <div className="session-title-group">
             <h1 className="session-title" tabIndex={-1}>
-              {title ?? (isAssessment ? 'Assessment' : isLearning ? 'Learning session' : sessionType === 'survey' ? 'Survey' : sessionType === 'thought' ? 'Thinking it through' : 'Recall session')}
+              {title ?? definition?.defaultTitle ?? 'Session'}
             </h1>
-            {learning ? <LearningBar progress={learning} /> : null}
-            {assessment ? (
-              <AssessmentBar progress={assessment} finished={finished} onTimeUp={() => setTimeUp(true)} />
-            ) : null}
-            {earlyReview && !finished ? (
-              <span className="badge" data-testid="early-review" title="Nothing in this set was due: every point is reviewed ahead of schedule.">
-                Early review
-              </span>
-            ) : null}
+            {HeaderExtras && state ? <HeaderExtras state={state} finished={finished} onTimeUp={() => setTimeUp(true)} /> : null}
             {progressLabel ? (
               <div className="progress">
                 <span className="progress-label" data-testid="progress">
@@ -320,10 +265,10 @@ function SessionView({ sessionId }: { sessionId: string }) {
         </div>
       ) : null}
 
-      {learning ? (
+      {rail && state && rail.shown(state) ? (
         // The conversation keeps its place in the tree when the rail changes layout (resizing).
-        <div className="learning-layout">
-          <LearningRail progress={learning} layout={wideRail ? 'side' : 'compact'} />
+        <div className={rail.layoutClassName}>
+          <rail.Component state={state} layout={wideRail ? 'side' : 'compact'} />
           {body}
         </div>
       ) : (
@@ -338,17 +283,7 @@ function SessionView({ sessionId }: { sessionId: string }) {
           onConfirm={handleEndConfirmed}
           onCancel={() => setConfirmingEnd(false)}
         >
-          {isAssessment ? (
-            <p>Items you have not answered score zero. Your results are shown right away.</p>
-          ) : isLearning ? (
-            <p>You see a summary of the steps you covered. You can start the plan again at any time.</p>
-          ) : sessionType === 'thought' ? (
-            <p>You get a summary of where your thinking went.</p>
-          ) : sessionType === 'survey' ? (
-            <p>The answers you gave so far are kept; the questions left stay unanswered.</p>
-          ) : (
-            <p>Points you have not recalled yet will come back for review soon.</p>
-          )}
+          <p>{definition?.endNote ?? 'The session ends now.'}</p>
         </ConfirmDialog>
       ) : null}
     </div>

@@ -8,9 +8,11 @@ import type {
   Widget,
   WidgetAnswer,
 } from '@tutorloop/shared';
+import { answerForKind } from '@tutorloop/shared';
 import { createStore } from 'zustand/vanilla';
 import { findUndelivered } from '../api/outbox';
 import type { CloseReason, ConnectionStatus } from '../api/session-socket';
+import { sessionRulesFor } from '../sessions/rules';
 
 /** One bubble of the transcript. */
 export interface TranscriptMessage {
@@ -291,27 +293,17 @@ export function createSessionStore(options: SessionStoreOptions = {}) {
 export type SessionStore = ReturnType<typeof createSessionStore>;
 
 /**
- * "2 of 5 recalled", or null before the first state arrives. Assessments and learning
- * sessions have no recall progress: see `selectAssessmentProgress`, `selectLearningProgress`.
+ * The session bar's progress text ("2 of 5 recalled", "Question 1 of 3"), or null before the
+ * first state arrives or for a type that shows its progress in its own bar (assessments count
+ * items, learning sessions steps: see `selectAssessmentProgress`, `selectLearningProgress`).
  */
 export function selectProgressLabel(view: SessionViewState): string | null {
-  // Assessments count items and learning sessions steps, each in its own bar.
-  if (!view.state || view.state.type === 'assessment' || view.state.type === 'learning') return null;
-  // A thought session has no checklist; a survey counts questions (SPEC §4.5).
-  if (view.state.type === 'thought') return null;
-  if (view.state.type === 'survey') return view.state.survey ? `Question ${view.state.survey.question} of ${view.state.survey.totalQuestions}` : null;
-  return `${view.state.recalledCount} of ${view.state.totalPoints} recalled`;
+  return view.state ? (sessionRulesFor(view.state.type)?.progressLabel(view.state) ?? null) : null;
 }
 
-/** True while the tutor is answering (typing indicator on, or text streaming). */
-/** Session types whose reply in flight can be stopped (SPEC §5 `stop`; others answer `nothing_to_stop`). */
-const stoppableTypes: ReadonlySet<string> = new Set(['recall', 'thought']);
-/** Session types whose last reply can be produced again (SPEC §5 `retry`). */
-const retryableTypes: ReadonlySet<string> = new Set(['recall', 'thought']);
-
-/** Whether a Stop button belongs on the reply being produced now. */
+/** Whether a Stop button belongs on the reply being produced now (SPEC §5 `stop`: only some types take it). */
 export function selectCanStop(view: SessionViewState): boolean {
-  return view.state !== null && stoppableTypes.has(view.state.type) && selectReplying(view) && !selectFinished(view);
+  return sessionRulesFor(view.state?.type)?.canStop === true && selectReplying(view) && !selectFinished(view);
 }
 
 /**
@@ -319,11 +311,12 @@ export function selectCanStop(view: SessionViewState): boolean {
  * the server has stored, while nothing is being produced and the session runs.
  */
 export function selectRetryableMessageId(view: SessionViewState): string | null {
-  if (view.state === null || !retryableTypes.has(view.state.type) || selectReplying(view) || selectFinished(view)) return null;
+  if (sessionRulesFor(view.state?.type)?.canRetry !== true || selectReplying(view) || selectFinished(view)) return null;
   const last = view.messages.at(-1);
   return last && last.role === 'tutor' && !last.local ? last.id : null;
 }
 
+/** True while the tutor is answering (typing indicator on, or text streaming). */
 export function selectReplying(view: SessionViewState): boolean {
   return view.typing || view.streaming !== null;
 }
@@ -339,18 +332,19 @@ export function selectFinished(view: SessionViewState): boolean {
  * first Python run also starts the interpreter, seconds), so the page says so (issue 25).
  */
 export function selectScoringSince(view: SessionViewState): string | null {
-  if (view.state?.type !== 'assessment' || selectFinished(view) || view.pendingWidget !== null) return null;
+  if (sessionRulesFor(view.state?.type)?.scoresAnswers !== true || selectFinished(view) || view.pendingWidget !== null) return null;
   const last = view.messages.at(-1);
-  if (last?.role !== 'learner' || !last.widgetAnswer || !('code' in last.widgetAnswer.response)) return null;
+  if (last?.role !== 'learner' || !last.widgetAnswer || answerForKind('code_editor', last.widgetAnswer.response) === null) return null;
   return last.createdAt;
 }
 
 /** The running assessment's progress (item, section, deadline), or null for other sessions. */
 export function selectAssessmentProgress(view: SessionViewState): AssessmentProgress | null {
-  return view.state?.type === 'assessment' ? (view.state.assessment ?? null) : null;
+  // Only an assessment's state carries it (SPEC §5).
+  return view.state?.assessment ?? null;
 }
 
 /** The running learning session's progress (step n of N, concepts, open question), or null for other sessions. */
 export function selectLearningProgress(view: SessionViewState): LearningProgress | null {
-  return view.state?.type === 'learning' ? (view.state.learning ?? null) : null;
+  return view.state?.learning ?? null;
 }

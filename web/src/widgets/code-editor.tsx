@@ -254,13 +254,13 @@ function RunOutcome({ run, stale }: { run: RunState; stale: boolean }) {
 }
 
 /** The submitted code, read-only, on the learner's message. */
-export function CodeEditorAnswer({ widget, answer }: WidgetAnswerProps<'code_editor'>) {
-  const language = 'language' in answer ? answer.language : widget.props.language;
+export function CodeEditorAnswer({ answer }: WidgetAnswerProps<'code_editor'>) {
+  const { language } = answer;
   return (
     <div className="widget-answer">
       <span className="language-badge">{languageNames[language]}</span>
       <pre className="code-block">
-        <code>{'code' in answer ? answer.code : ''}</code>
+        <code>{answer.code}</code>
       </pre>
     </div>
   );

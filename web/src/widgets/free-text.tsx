@@ -63,5 +63,5 @@ export function FreeText({ widget, disabled, autoFocus, onSubmit }: WidgetInputP
 }
 
 export function FreeTextAnswer({ answer }: WidgetAnswerProps<'free_text'>) {
-  return <p className="widget-answer plain-text">{'text' in answer ? answer.text : ''}</p>;
+  return <p className="widget-answer plain-text">{answer.text}</p>;
 }

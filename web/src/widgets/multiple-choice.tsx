@@ -4,7 +4,7 @@ import { SubmitButton } from './submit-button';
 import type { WidgetAnswerProps, WidgetInputProps, WidgetReadOnlyProps } from './widget-types';
 
 function selectedIndexOf(answer: WidgetReadOnlyProps<'multiple_choice'>['answer']): number | null {
-  return answer && 'selectedIndex' in answer ? answer.selectedIndex : null;
+  return answer?.selectedIndex ?? null;
 }
 
 /**

@@ -10,7 +10,7 @@ function valuesOf(props: Pick<RatingProps, 'min' | 'max'>): number[] {
 }
 
 function valueOf(answer: WidgetReadOnlyProps<'rating'>['answer']): number | null {
-  return answer && 'value' in answer ? answer.value : null;
+  return answer?.value ?? null;
 }
 
 /** "4" or "4 — Good": a value with its label, if the scale names it. */

@@ -1,16 +1,10 @@
-import type { Widget, WidgetAnswer, WidgetKind } from '@tutorloop/shared';
+import type { WidgetAnswerOf, WidgetKind, WidgetOf } from '@tutorloop/shared';
 import type { ComponentType } from 'react';
 
-/** The widget of one kind. */
-export type WidgetOf<K extends WidgetKind> = Extract<Widget, { kind: K }>;
+export type { WidgetOf };
 
-/** The answer each kind sends as `widget_response.response`. */
-export interface WidgetAnswerByKind {
-  multiple_choice: { selectedIndex: number };
-  free_text: { text: string };
-  code_editor: { code: string; language: WidgetOf<'code_editor'>['props']['language'] };
-  rating: { value: number };
-}
+/** The answer each kind sends as `widget_response.response` (from the shared table of kinds). */
+export type WidgetAnswerByKind = { [K in WidgetKind]: WidgetAnswerOf<K> };
 
 /** Props of the interactive form of a widget. */
 export interface WidgetInputProps<K extends WidgetKind> {
@@ -25,14 +19,14 @@ export interface WidgetInputProps<K extends WidgetKind> {
 /** Props of the read-only views shown in the transcript once a widget is answered. */
 export interface WidgetReadOnlyProps<K extends WidgetKind> {
   widget: WidgetOf<K>;
-  /** The learner's answer, when known. */
-  answer: WidgetAnswer | null;
+  /** The learner's answer, when known (read as this kind's answer by the view). */
+  answer: WidgetAnswerOf<K> | null;
 }
 
 /** Props of the learner's answer as shown on their message. */
 export interface WidgetAnswerProps<K extends WidgetKind> {
   widget: WidgetOf<K>;
-  answer: WidgetAnswer;
+  answer: WidgetAnswerOf<K>;
 }
 
 /** Everything the transcript needs to show one kind of widget. */

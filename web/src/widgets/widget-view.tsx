@@ -1,4 +1,4 @@
-import type { Widget, WidgetAnswer, WidgetKind } from '@tutorloop/shared';
+import { answerForKind, kindOfAnswer, type Widget, type WidgetAnswer, type WidgetKind } from '@tutorloop/shared';
 import { useRef, useState, type ComponentType } from 'react';
 import { widgetRegistry } from './registry';
 import type { WidgetAnswerByKind, WidgetDefinition } from './widget-types';
@@ -64,29 +64,47 @@ export function PendingWidget(props: {
 export function WidgetPromptView({ widget, answer }: { widget: Widget; answer: WidgetAnswer | null }) {
   const definition = definitionFor(widget.kind);
   const Prompt = definition.Prompt as ComponentType<{ widget: Widget; answer: WidgetAnswer | null }>;
+  // An answer that is not this kind's (it should not happen) is shown as no answer.
+  const own = answer === null ? null : answerForKind(widget.kind, answer);
   return (
     <div className="widget widget-history" data-testid={`widget-history-${widget.kind}`}>
-      <Prompt widget={widget} answer={answer} />
+      <Prompt widget={widget} answer={own?.answer ?? null} />
     </div>
   );
 }
 
 /** The learner's answer, read-only, on the learner's message. */
 export function WidgetAnswerView({ widget, answer }: { widget: Widget | null; answer: WidgetAnswer }) {
-  if (!widget) return <FallbackAnswer answer={answer} />;
+  const own = widget ? answerForKind(widget.kind, answer) : null;
+  if (!widget || !own) return <FallbackAnswer answer={answer} />;
   const definition = definitionFor(widget.kind);
   const Answer = definition.Answer as ComponentType<{ widget: Widget; answer: WidgetAnswer }>;
-  return <Answer widget={widget} answer={answer} />;
+  return <Answer widget={widget} answer={own.answer} />;
 }
 
-/** When the widget itself is not in the transcript (it should be), show the raw answer. */
+/**
+ * When the widget itself is not in the transcript (it should be) or the answer is not its
+ * kind's, show the raw answer, read by its shape.
+ */
 function FallbackAnswer({ answer }: { answer: WidgetAnswer }) {
-  if ('selectedIndex' in answer) return <p className="widget-answer">Option {answer.selectedIndex + 1}</p>;
-  if ('text' in answer) return <p className="widget-answer plain-text">{answer.text}</p>;
-  if ('value' in answer) return <p className="widget-answer">{answer.value}</p>;
-  return (
-    <pre className="code-block">
-      <code>{answer.code}</code>
-    </pre>
-  );
+  const known = kindOfAnswer(answer);
+  if (!known) return null;
+  switch (known.kind) {
+    case 'multiple_choice':
+      return <p className="widget-answer">Option {known.answer.selectedIndex + 1}</p>;
+    case 'free_text':
+      return <p className="widget-answer plain-text">{known.answer.text}</p>;
+    case 'rating':
+      return <p className="widget-answer">{known.answer.value}</p>;
+    case 'code_editor':
+      return (
+        <pre className="code-block">
+          <code>{known.answer.code}</code>
+        </pre>
+      );
+    default: {
+      const unreachable: never = known;
+      throw new Error(`unknown answer ${JSON.stringify(unreachable)}`);
+    }
+  }
 }

@@ -1,7 +1,7 @@
 import type { AssessmentProgress } from '@tutorloop/shared';
 import { useEffect, useMemo, useRef } from 'react';
-import { useNow } from '../hooks/use-now';
-import { assessmentItemLabel, countdownMilestone, formatCountdown, localDeadline, remainingMs } from '../store/assessment';
+import { useNow } from '../../hooks/use-now';
+import { assessmentItemLabel, countdownMilestone, formatCountdown, localDeadline, remainingMs } from '../../store/assessment';
 
 export interface AssessmentBarProps {
   progress: AssessmentProgress;

@@ -5,12 +5,12 @@ import {
   type AssessmentResultsView,
   type DomainResultView,
   type ItemReviewView,
-} from '../store/assessment';
-import { LazyChart } from './load-boundary';
-import { Markdown } from './markdown';
-import { TestCaseRow } from './test-case-row';
+} from '../../store/assessment';
+import { LazyChart } from '../../components/load-boundary';
+import { Markdown } from '../../components/markdown';
+import { TestCaseRow } from '../../components/test-case-row';
 
-const DomainChart = lazy(() => import('./charts/domain-chart'));
+const DomainChart = lazy(() => import('../../components/charts/domain-chart'));
 
 export interface AssessmentResultsProps {
   summary: SessionSummary;

@@ -1,6 +1,6 @@
 import type { LearningProgress } from '@tutorloop/shared';
-import { stepLabel, stepRatio, stepStatusLabels, stepTypeLabels } from '../store/learning';
-import { MasteryMeter } from './mastery-meter';
+import { stepLabel, stepRatio, stepStatusLabels, stepTypeLabels } from '../../store/learning';
+import { MasteryMeter } from '../../components/mastery-meter';
 
 /** "Step 3 of 8" and a bar, in the session bar of a learning session. */
 export function LearningBar({ progress }: { progress: LearningProgress }) {

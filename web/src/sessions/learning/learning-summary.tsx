@@ -1,6 +1,6 @@
 import type { LearningSummary } from '@tutorloop/shared';
-import { stepTypeLabels } from '../store/learning';
-import { MasteryMeter } from './mastery-meter';
+import { stepTypeLabels } from '../../store/learning';
+import { MasteryMeter } from '../../components/mastery-meter';
 
 const trendLabels: Record<LearningSummary['trend'], string> = {
   improving: 'Improving',
