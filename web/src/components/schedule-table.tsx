@@ -31,9 +31,10 @@ export function ScheduleTable({
   desiredRetention: number;
 }) {
   return (
-    // A focusable scroll region, so a keyboard can scroll the table on a narrow screen.
+    // A focusable scroll region, so a keyboard can scroll the table if it ever overflows. On a
+    // phone each row is a card instead (styles.css), every value under its column's `data-label`.
     <div className="table-scroll" role="region" aria-labelledby={labelledBy} tabIndex={0}>
-      <table className="data-table" data-testid="schedule-table">
+      <table className="data-table schedule-table" data-testid="schedule-table">
         <thead>
           <tr>
             <th scope="col">Point</th>
@@ -66,16 +67,17 @@ export function ScheduleTable({
                 <th scope="row" className="point-cell">
                   {row.content}
                 </th>
-                <td>
+                <td data-label="State">
                   <span className={`state-pill state-${row.state}`}>{cardStateLabels[row.state]}</span>
                 </td>
-                <td className={relative === 'due now' ? 'due-cell due' : 'due-cell'}>
+                <td className={relative === 'due now' ? 'due-cell due' : 'due-cell'} data-label="Next due">
                   <time dateTime={row.due} title={formatDate(row.due)}>
                     {relative}
                   </time>
                 </td>
                 <td
                   className={below ? 'numeric below-retention' : 'numeric'}
+                  data-label="Recall now"
                   data-testid="retrievability"
                   data-value={row.retrievability ?? ''}
                 >
@@ -88,10 +90,10 @@ export function ScheduleTable({
                     </>
                   )}
                 </td>
-                <td className="numeric">{row.stability === null ? <Missing /> : formatDecimal(row.stability)}</td>
-                <td className="numeric">{row.difficulty === null ? <Missing /> : formatDecimal(row.difficulty)}</td>
-                <td className="numeric">{row.reps}</td>
-                <td className="numeric">{row.lapses}</td>
+                <td className="numeric" data-label="Stability (days)">{row.stability === null ? <Missing /> : formatDecimal(row.stability)}</td>
+                <td className="numeric" data-label="Difficulty">{row.difficulty === null ? <Missing /> : formatDecimal(row.difficulty)}</td>
+                <td className="numeric" data-label="Reps">{row.reps}</td>
+                <td className="numeric" data-label="Lapses">{row.lapses}</td>
               </tr>
             );
           })}

@@ -1,6 +1,7 @@
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { RetentionForecast } from '../components/retention-forecast';
 import { SchedulerPanel } from '../components/scheduler-panel';
+import { ThemeSwitch } from '../components/theme-switch';
 import { useAuth } from '../hooks/use-auth';
 import { useDocumentTitle } from '../hooks/use-document-title';
 import { useScheduler } from '../hooks/use-scheduler';
@@ -14,7 +15,7 @@ function percent(value: number): string {
 
 /**
  * The learner's settings: desired retention for spaced repetition, with the workload it costs
- * beside the slider, and the scheduler's parameters and optimiser (issue 17).
+ * beside the slider, the colour scheme (issue 25), and the scheduler's parameters and optimiser (issue 17).
  */
 export function SettingsPage() {
   const saved = useAuth((state) => state.learner?.desiredRetention ?? null);
@@ -109,6 +110,7 @@ export function SettingsPage() {
           </button>
         </div>
       </form>
+      <ThemeSwitch />
       <SchedulerPanel state={scheduler} />
     </div>
   );
