@@ -1,5 +1,6 @@
 import type { SessionSummary } from '@tutorloop/shared';
 import { completionMeta, useFocusOnMount } from '../completion-parts';
+import { CompletionActions } from '../completion-actions';
 import type { CompletionProps } from '../session-type';
 import { LearningSummaryView } from './learning-summary';
 
@@ -34,19 +35,7 @@ export function LearningCompletion({ summary, startAgain, onBack }: CompletionPr
       </p>
       {note ? <p className="notice">{note}</p> : null}
       {learning ? <LearningSummaryView learning={learning} /> : null}
-      {startAgain.error ? (
-        <p className="form-error" role="alert">
-          {startAgain.error}
-        </p>
-      ) : null}
-      <div className="actions">
-        <button type="button" className="button" onClick={onBack}>
-          Back to study plans
-        </button>
-        <button type="button" className="button primary" onClick={startAgain.start} disabled={startAgain.busy}>
-          Start the plan again
-        </button>
-      </div>
+      <CompletionActions startAgain={startAgain} onBack={onBack} backLabel="Back to study plans" againLabel="Start the plan again" />
     </section>
   );
 }

@@ -1,5 +1,6 @@
 import type { SessionSummary } from '@tutorloop/shared';
 import { completionMeta, useFocusOnMount } from '../completion-parts';
+import { CompletionActions } from '../completion-actions';
 import type { CompletionProps } from '../session-type';
 
 const reasonNotes: Record<SessionSummary['reason'], string | null> = {
@@ -50,19 +51,7 @@ export function RecallCompletion({ summary, startAgain, onBack }: CompletionProp
           </li>
         ))}
       </ul>
-      {startAgain.error ? (
-        <p className="form-error" role="alert">
-          {startAgain.error}
-        </p>
-      ) : null}
-      <div className="actions">
-        <button type="button" className="button" onClick={onBack}>
-          Back to recall sets
-        </button>
-        <button type="button" className="button primary" onClick={startAgain.start} disabled={startAgain.busy}>
-          Review again
-        </button>
-      </div>
+      <CompletionActions startAgain={startAgain} onBack={onBack} backLabel="Back to recall sets" againLabel="Review again" />
     </section>
   );
 }
