@@ -11,6 +11,19 @@
 import type { ProviderName, SessionMode, Widget } from '@tutorloop/shared';
 import type { LearningTutor } from './learning/learning-port';
 import type { ThoughtPartner } from './thought/thought-port';
+import type { LlmClient } from './llm-port';
+
+/**
+ * The models behind a model provider, for a session type that makes calls of its own (it
+ * builds its requests against the LLM port in its own folder). Absent offline.
+ */
+export interface ModelAccess {
+  client: LlmClient;
+  /** The tutor's model (`TUTOR_MODEL`). */
+  tutorModel: string;
+  /** The evaluator's small fast model (`EVALUATOR_MODEL`). */
+  evaluatorModel: string;
+}
 
 /** A point of the session checklist as the evaluator and tutor see it. */
 export interface ChecklistPoint {
@@ -145,6 +158,8 @@ export type SafetyVerdict = { safe: true } | { safe: false; reason: string };
 export interface TutorProvider {
   /** Which provider this is (shared/src/providers.ts); `GET /api/health` reports it. */
   readonly name: ProviderName;
+  /** The models a session type may call itself; absent for the offline provider. */
+  readonly models?: ModelAccess;
   /** The learning session's master tutor, welcome and post-completion calls (SPEC §4.4). */
   readonly learning: LearningTutor;
   /** The thought session's Socratic partner and summariser (SPEC §4.5). */

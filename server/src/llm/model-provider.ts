@@ -80,6 +80,7 @@ export function createModelProvider(options: ModelProviderOptions): TutorProvide
 
   return {
     name: options.name,
+    models: { client, tutorModel, evaluatorModel },
     learning: createModelLearningTutor(client, tutorModel),
     thought: createModelThoughtPartner(client, { tutorModel, summaryModel: evaluatorModel }),
 
