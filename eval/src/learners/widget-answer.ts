@@ -83,12 +83,13 @@ function applyRule(widget: Widget, rule: WidgetRule): RuleOutcome {
   if (rule.whenPromptMasks && !promptMasks(widget.props.prompt, rule.whenPromptMasks)) {
     return { ok: false, reason: 'the prompt does not state that text, masked or not' };
   }
+  // `skip` answers any widget by chatting instead; every other rule fits one kind, read by
+  // switching on the widget's kind (a new kind is listed by the type checker).
+  if (rule.answer === 'skip') return { ok: true, type: 'chat', message: rule.say };
   const wrongKind = { ok: false, reason: `does not answer ${widget.kind}` } as const;
-  switch (rule.answer) {
-    case 'first':
-    case 'index':
-    case 'match': {
-      if (widget.kind !== 'multiple_choice') return wrongKind;
+  switch (widget.kind) {
+    case 'multiple_choice': {
+      if (rule.answer !== 'first' && rule.answer !== 'index' && rule.answer !== 'match') return wrongKind;
       const options = widget.props.options;
       const index =
         rule.answer === 'first' ? 0 : rule.answer === 'index' ? rule.index : matchingOption(options, rule.text);
@@ -98,22 +99,23 @@ function applyRule(widget: Widget, rule: WidgetRule): RuleOutcome {
       }
       return { ok: true, type: 'answer', response: { selectedIndex: index }, label: option };
     }
-    case 'text': {
-      if (widget.kind !== 'free_text') return wrongKind;
+    case 'free_text': {
+      if (rule.answer !== 'text') return wrongKind;
       if (rule.text.length > widget.props.maxLength) return { ok: false, reason: `the text is longer than the widget's ${widget.props.maxLength} characters` };
       return { ok: true, type: 'answer', response: { text: rule.text }, label: rule.text };
     }
-    case 'code': {
-      if (widget.kind !== 'code_editor') return wrongKind;
+    case 'code_editor': {
+      if (rule.answer !== 'code') return wrongKind;
       const language = rule.language ?? widget.props.language;
       if (language !== widget.props.language) return { ok: false, reason: `the widget asks for ${widget.props.language}, the rule gives ${language}` };
       return { ok: true, type: 'answer', response: { code: rule.code, language }, label: rule.code };
     }
-    case 'skip':
-      return { ok: true, type: 'chat', message: rule.say };
+    case 'rating':
+      // No suite rule rates yet: a rating widget is answered by a `skip` rule's chat.
+      return wrongKind;
     default: {
-      const unreachable: never = rule;
-      throw new Error(`unknown rule ${JSON.stringify(unreachable)}`);
+      const unreachable: never = widget;
+      throw new Error(`unknown widget ${JSON.stringify(unreachable)}`);
     }
   }
 }
@@ -121,7 +123,18 @@ function applyRule(widget: Widget, rule: WidgetRule): RuleOutcome {
 /** `multiple_choice "Which…?" (options: "A" | "B")` — the widget in messages. */
 export function describeWidget(widget: Widget): string {
   const prompt = `${widget.kind} "${widget.props.prompt}"`;
-  return widget.kind === 'multiple_choice' ? `${prompt} (options: ${widget.props.options.map((option) => `"${option}"`).join(' | ')})` : prompt;
+  switch (widget.kind) {
+    case 'multiple_choice':
+      return `${prompt} (options: ${widget.props.options.map((option) => `"${option}"`).join(' | ')})`;
+    case 'free_text':
+    case 'code_editor':
+    case 'rating':
+      return prompt;
+    default: {
+      const unreachable: never = widget;
+      throw new Error(`unknown widget ${JSON.stringify(unreachable)}`);
+    }
+  }
 }
 
 /** The first applicable rule's answer, or why none applies. */

@@ -165,9 +165,9 @@ export async function runCase(suite: Suite, testCase: SuiteCase, options: CaseRu
     await socket.value.close();
   }
 
-  // Learning sessions: the agent logs (owner only) tell which model calls each turn made.
+  // Sessions on a study plan (learning): the agent logs (owner only) tell which model calls each turn made.
   let agentLogFailure: string | null = null;
-  if (opened.value.type === 'learning') {
+  if (opened.value.studyPlan) {
     const logs = await options.api.agentLogs(opened.value.sessionId);
     if (!logs.ok) agentLogFailure = `could not read the agent logs: ${describeApiFailure(logs.error)}`;
     tracker.finishLearning(logs.ok ? logs.value.entries : null);

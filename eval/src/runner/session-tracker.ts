@@ -213,7 +213,7 @@ export class SessionTracker {
       endReason: this.summary?.reason ?? null,
       recalledCount: this.summary?.recalledCount ?? this.state?.recalledCount ?? null,
       totalPoints: this.summary?.totalPoints ?? this.state?.totalPoints ?? null,
-      ...(this.session.type === 'learning' ? { learning: this.learningOutcome() } : {}),
+      ...(this.session.studyPlan ? { learning: this.learningOutcome() } : {}),
     };
   }
 

@@ -8,6 +8,7 @@ import type { ProgressStats, Scorecard, SessionHistory, SessionHistoryQuery, Ses
 import { decodeCursor, pageHistory, resolveRange, sessionSeconds } from '../core/progress/history';
 import { assessmentScores, recallSetScores, studyPlanScores, subtopicProgress, type AssessmentAttempt, type LearningSessionRecord } from '../core/progress/scorecard';
 import { belowRetention, dailyActivity, dueCounts, reviewStreak, sessionStats, trueRetention } from '../core/progress/stats';
+import { sessionsOfType } from '../core/session/session-module';
 import type { StoredSession } from '../core/storage/sessions';
 import type { Storage, StorageReader } from '../core/storage/storage';
 import { AppError } from './app-error';
@@ -118,5 +119,5 @@ export class ProgressService {
 }
 
 function learningSessions(sessions: readonly StoredSession[]): LearningSessionRecord[] {
-  return sessions.flatMap((session) => (session.type === 'learning' ? [{ id: session.id, createdAt: session.createdAt, typeState: session.typeState }] : []));
+  return sessionsOfType(sessions, 'learning').map((session) => ({ id: session.id, createdAt: session.createdAt, typeState: session.typeState }));
 }

@@ -53,3 +53,8 @@ export type SessionModules = { [K in SessionType]: SessionModule<K> };
 export function moduleOf<K extends SessionType>(modules: SessionModules, type: K): SessionModule<K> {
   return modules[type];
 }
+
+/** The sessions of one type, typed for it: a lookup by type name instead of a comparison at the caller. */
+export function sessionsOfType<K extends SessionType>(sessions: readonly StoredSession[], type: K): SessionOf<K>[] {
+  return sessions.filter((session): session is SessionOf<K> => session.type === type);
+}
