@@ -48,8 +48,7 @@ export class ProgressService {
     return this.deps.storage.read(async (reader) => {
       const sessions = await reader.sessions.listByLearner(learnerId);
       let pointsRecalled = 0;
-      for (const session of sessions) {
-        if (session.type !== 'recall') continue;
+      for (const session of sessionsOfType(sessions, 'recall')) {
         pointsRecalled += (await reader.checklists.list(session.id)).filter((entry) => entry.status === 'recalled').length;
       }
       const { scheduled, settings } = await this.learnerSchedule(reader, learnerId, now);
@@ -79,8 +78,8 @@ export class ProgressService {
       const logs = await reader.cards.listReviewLogsByLearner(learnerId);
       const cards = new Map([...scheduled.values()].map((point) => [point.pointId, point.card]));
       const attempts: AssessmentAttempt[] = [];
-      for (const session of sessions) {
-        if (session.type !== 'assessment' || !endedStatuses.has(session.status) || !session.endedAt) continue;
+      for (const session of sessionsOfType(sessions, 'assessment')) {
+        if (!endedStatuses.has(session.status) || !session.endedAt) continue;
         const { blueprintId } = session.typeState;
         attempts.push({
           sessionId: session.id,

@@ -4,7 +4,8 @@
  * each type's state and summary through its module (what the GET routes answer with, no
  * room opened), and the conversation as the models see it.
  */
-import { Widget, widgetToolNames, type AssessmentProgress, type HistoryMessage, type SessionMode, type SessionState, type SessionStatus, type SessionSummary, type SessionType, type WidgetKind } from '@tutorloop/shared';
+import { z } from 'zod';
+import { SessionMode, Widget, widgetToolNames, type AssessmentProgress, type HistoryMessage, type SessionState, type SessionStatus, type SessionSummary, type SessionType, type WidgetKind } from '@tutorloop/shared';
 import type { ConversationMessage } from '../provider';
 import type { ChecklistEntry } from '../storage/checklists';
 import type { StoredMessage } from '../storage/messages';
@@ -40,11 +41,16 @@ export function checklistProgress(checklist: ChecklistEntry[]): SessionProgress 
   return { recalledCount: checklist.filter((entry) => entry.status === 'recalled').length, totalPoints: checklist.length };
 }
 
-/** The mode and tangent a session shows: a recall session's own, `recall` for every other type. */
+/** The part of a type's state that tangents (SPEC §4.1) add: a type that takes them stores its mode. */
+const TangentState = z.object({ mode: SessionMode, rabbitholeTopic: z.string().nullable() });
+
+/**
+ * The mode and tangent a session shows: those its type stores (recall sessions do), `recall`
+ * for a type without tangents. Read by shape, so a type that adds tangents needs no edit here.
+ */
 export function modeOf(session: StoredSession): { mode: SessionMode; rabbitholeTopic: string | null } {
-  return session.typeState.type === 'recall'
-    ? { mode: session.typeState.mode, rabbitholeTopic: session.typeState.rabbitholeTopic }
-    : { mode: 'recall', rabbitholeTopic: null };
+  const tangent = TangentState.safeParse(session.typeState);
+  return tangent.success ? tangent.data : { mode: 'recall', rabbitholeTopic: null };
 }
 
 export function buildState(session: StoredSession, progress: SessionProgress, pending: PendingActionRecord | null): SessionState {
