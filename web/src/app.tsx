@@ -23,6 +23,8 @@ const StudyPlansPage = lazy(() => import('./pages/study-plans-page'));
 const ReflectPage = lazy(() => import('./pages/reflect-page'));
 const StudyPlanPage = lazy(() => import('./pages/study-plan-page'));
 const StudyPlanEditorPage = lazy(() => import('./pages/study-plan-editor-page'));
+// Reading a document is occasional: its page loads when first opened.
+const DocumentImportPage = lazy(() => import('./pages/document-import-page'));
 
 function assertNever(value: never): never {
   throw new Error(`Unhandled route: ${JSON.stringify(value)}`);
@@ -47,6 +49,8 @@ function Page({ route }: { route: Route }) {
       return <RecallSetPage key={route.recallSetId} recallSetId={route.recallSetId} />;
     case 'import':
       return <ImportPage />;
+    case 'set-from-document':
+      return <DocumentImportPage />;
     case 'assessments':
       return <AssessmentsPage />;
     case 'settings':

@@ -152,4 +152,20 @@ describe('http client', () => {
       ['GET /api/me/scheduler', undefined],
     ]);
   });
+
+  it('proposes points of a document, and a cancelled request ends as `aborted`, not as a lost connection', async () => {
+    const answer = { proposals: [{ content: 'Rain is water falling from clouds.', source: { page: 2, quote: 'Rain is water falling from clouds.' } }], pages: 3, warnings: [] };
+    const { fetch, calls } = fakeFetch(() => json(200, answer));
+    const http = createHttpClient({ getToken: () => 'tok', fetch });
+    expect(await http.proposeDocument({ format: 'markdown', text: '# Rain' })).toEqual({ ok: true, value: answer });
+    expect(calls.map((call) => [`${call.method} ${call.url}`, call.body])).toEqual([['POST /api/documents/propose', { format: 'markdown', text: '# Rain' }]]);
+
+    const controller = new AbortController();
+    // A fetch that fails the way the browser's does once its signal is aborted.
+    const abortable: typeof globalThis.fetch = (_input, init) =>
+      new Promise((_resolve, reject) => init?.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))));
+    const cancelled = createHttpClient({ getToken: () => 'tok', fetch: abortable }).proposeDocument({ format: 'text', text: 'notes' }, controller.signal);
+    controller.abort();
+    expect(await cancelled).toEqual({ ok: false, error: { status: 0, code: 'aborted', message: 'Cancelled.' } });
+  });
 });

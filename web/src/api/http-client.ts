@@ -2,6 +2,7 @@ import {
   ApiErrorBody,
   LearnerResponse,
   ProgressStats,
+  ProposeDocumentResponse,
   RunExamplesResponse,
   SchedulerStatus,
   SimulationResponse,
@@ -20,6 +21,7 @@ import {
   type ExportFormat,
   type ImportPreview,
   type ImportSourceBody,
+  type ProposeDocumentBody,
   type RecallSetDetail,
   type RecallSetSummary,
   type RunExamplesBody,
@@ -70,6 +72,8 @@ interface RequestOptions {
   body?: unknown;
   /** Send the bearer token (and treat 401 as "signed out"). Off for login/register/health. */
   authenticated?: boolean;
+  /** Cancels the request; it then ends as the error `aborted`, never as a network failure. */
+  signal?: AbortSignal;
 }
 
 export type HttpClient = ReturnType<typeof createHttpClient>;
@@ -118,8 +122,11 @@ export function createHttpClient(options: HttpClientOptions) {
         method,
         headers,
         body: requestOptions.body === undefined ? undefined : JSON.stringify(requestOptions.body),
+        ...(requestOptions.signal && { signal: requestOptions.signal }),
       });
     } catch {
+      // The learner cancelled: not a connection problem, so nothing to tell them about.
+      if (requestOptions.signal?.aborted) return { ok: false, error: { status: 0, code: 'aborted', message: 'Cancelled.' } };
       return {
         ok: false,
         error: { status: 0, code: 'network', message: 'Could not reach the server. Check your connection and try again.' },
@@ -217,6 +224,9 @@ export function createHttpClient(options: HttpClientOptions) {
     previewImport: (body: ImportSourceBody) => request<ImportPreview>('POST', '/api/recall-sets/import/preview', { body }),
     /** Creates the set a preview showed: Markdown, CSV, Anki text or an .apkg (base64). */
     importFromSource: (body: ImportSourceBody) => request<RecallSetDetail>('POST', '/api/recall-sets/import/file', { body }),
+    /** Proposed recall points of a PDF or pasted text (SPEC §4.7); nothing is stored. `signal` cancels the wait. */
+    proposeDocument: async (body: ProposeDocumentBody, signal?: AbortSignal) =>
+      parsedWith(ProposeDocumentResponse, await request<unknown>('POST', '/api/documents/propose', { body, ...(signal && { signal }) })),
     /** A set as CSV or Anki text, ready to save. */
     exportRecallSet: (recallSetId: string, format: ExportFormat) => download(`/api/recall-sets/${id(recallSetId)}/export?format=${format}`),
 

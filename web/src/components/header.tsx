@@ -17,6 +17,7 @@ function sectionOf(route: Route): Section | null {
     case 'set-new':
     case 'set-edit':
     case 'set-detail':
+    case 'set-from-document':
     case 'import':
       return 'sets';
     case 'plans':

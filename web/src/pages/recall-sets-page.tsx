@@ -48,6 +48,9 @@ export function RecallSetsPage() {
           <button type="button" className="button" onClick={() => navigate({ name: 'import' })}>
             Import
           </button>
+          <button type="button" className="button" onClick={() => navigate({ name: 'set-from-document' })}>
+            From a document
+          </button>
           <button type="button" className="button primary" onClick={() => navigate({ name: 'set-new' })}>
             New recall set
           </button>

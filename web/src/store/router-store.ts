@@ -10,6 +10,8 @@ export type Route =
   | { name: 'set-new' }
   | { name: 'set-edit'; recallSetId: string }
   | { name: 'set-detail'; recallSetId: string }
+  /** Proposed recall points from a PDF, a file or pasted notes, edited before they become a set (SPEC §4.7). */
+  | { name: 'set-from-document' }
   | { name: 'import' }
   | { name: 'assessments' }
   | { name: 'settings' }
@@ -54,6 +56,7 @@ export function parseRoute(hash: string): Route {
   if (first === 'sets') {
     if (parts.length === 1) return { name: 'sets' };
     if (second === 'new' && parts.length === 2) return { name: 'set-new' };
+    if (second === 'from-document' && parts.length === 2) return { name: 'set-from-document' };
     if (second && parts.length === 2) return { name: 'set-detail', recallSetId: second };
     if (second && third === 'edit' && parts.length === 3) return { name: 'set-edit', recallSetId: second };
   }
@@ -85,6 +88,8 @@ export function routePath(route: Route): string {
       return `/sets/${encodeURIComponent(route.recallSetId)}/edit`;
     case 'set-detail':
       return `/sets/${encodeURIComponent(route.recallSetId)}`;
+    case 'set-from-document':
+      return '/sets/from-document';
     case 'import':
       return '/import';
     case 'assessments':

@@ -1,0 +1,366 @@
+import { DocumentLimits, Limits } from '@tutorloop/shared';
+import { useEffect, useRef, useState, type ClipboardEvent, type DragEvent, type FormEvent } from 'react';
+import { useStore } from 'zustand';
+import { ConfirmDialog } from '../components/confirm-dialog';
+import { errorProps, FieldError, focusSoon, ProposalRow } from '../components/document-proposal-row';
+import { useDocumentTitle } from '../hooks/use-document-title';
+import { navigate } from '../hooks/use-route';
+import { http, recallSetsStore } from '../services';
+import { createDocumentImportStore, setNameField, type DocumentImportStore, type ProposalDraft } from '../store/document-import-store';
+import { formField, type FieldErrors } from '../store/form-errors';
+import '../document-import.css';
+
+const accepted = '.pdf,.md,.markdown,.txt,.html,.htm,application/pdf,text/markdown,text/plain,text/html';
+
+function plural(count: number, one: string, many: string) {
+  return `${count} ${count === 1 ? one : many}`;
+}
+
+/**
+ * A recall set from a document (SPEC §4.7, issue 26): a PDF, a Markdown, text or HTML file
+ * (picked or dropped) or pasted notes are read by the server, which proposes points with their
+ * sources; the learner keeps, edits, merges, drops and adds points, names the set and saves it.
+ */
+export default function DocumentImportPage() {
+  // One store per visit: leaving the page drops the draft and cancels a reading under way.
+  const [store] = useState(() => createDocumentImportStore(http));
+  const phase = useStore(store, (state) => state.phase);
+  const fileName = useStore(store, (state) => state.fileName);
+  const notice = useStore(store, (state) => state.notice);
+  const proposedCount = useStore(store, (state) => state.proposedCount);
+  useDocumentTitle('Recall points from a document');
+
+  useEffect(() => () => store.getState().cancel(), [store]);
+
+  // A file dropped beside the drop zone would make the browser open it and leave the page.
+  useEffect(() => {
+    const keep = (event: globalThis.DragEvent) => {
+      if (event.dataTransfer?.types.includes('Files')) event.preventDefault();
+    };
+    window.addEventListener('dragover', keep);
+    window.addEventListener('drop', keep);
+    return () => {
+      window.removeEventListener('dragover', keep);
+      window.removeEventListener('drop', keep);
+    };
+  }, []);
+
+  // The controls of one phase leave the page with it: the focus goes to the next phase's start.
+  const previousPhase = useRef(phase);
+  useEffect(() => {
+    if (previousPhase.current === phase) return;
+    previousPhase.current = phase;
+    focusSoon(phase === 'review' ? 'document-review-title' : phase === 'reading' ? 'document-cancel' : 'document-file');
+  }, [phase]);
+
+  const what = fileName ? `“${fileName}”` : 'your notes';
+  const status =
+    phase === 'reading'
+      ? `Reading ${what}…`
+      : phase === 'review'
+        ? `${plural(proposedCount, 'point', 'points')} proposed from ${what}.`
+        : (notice ?? '');
+
+  return (
+    <div className="page document-import">
+      <div className="page-heading">
+        <h1 tabIndex={-1}>Recall points from a document</h1>
+      </div>
+      {/* One live region for the whole page, present from the start so every change is announced. */}
+      <p className="visually-hidden" role="status" data-testid="document-status">
+        {status}
+      </p>
+      {phase === 'choose' ? <ChooseDocument store={store} /> : null}
+      {phase === 'reading' ? <Reading store={store} what={what} /> : null}
+      {phase === 'review' ? <Review store={store} what={what} /> : null}
+    </div>
+  );
+}
+
+function ChooseDocument({ store }: { store: DocumentImportStore }) {
+  const { pastedText, pastedFormat, pastedHtml, problem, notice } = useStore(store);
+  const [dragging, setDragging] = useState(false);
+
+  function handleDrop(event: DragEvent) {
+    event.preventDefault();
+    setDragging(false);
+    const file = event.dataTransfer.files[0];
+    if (file) {
+      void store.getState().readFile(file);
+      return;
+    }
+    // Text dragged from another window goes into the notes, to read as pasted.
+    const text = event.dataTransfer.getData('text/plain');
+    const html = event.dataTransfer.getData('text/html');
+    if (html && !pastedText.trim()) store.getState().pasteWebPage(text, html);
+    else if (text) store.getState().setPastedText(pastedText ? `${pastedText}\n\n${text}` : text);
+  }
+
+  function handlePaste(event: ClipboardEvent<HTMLTextAreaElement>) {
+    const file = event.clipboardData.files[0];
+    if (file) {
+      event.preventDefault();
+      void store.getState().readFile(file);
+      return;
+    }
+    const html = event.clipboardData.getData('text/html');
+    // Into empty notes, a web page's HTML is what the server reads (its headings become sources);
+    // pasted among typed notes it is just more text.
+    if (!html || pastedText.trim()) return;
+    event.preventDefault();
+    store.getState().pasteWebPage(event.clipboardData.getData('text/plain'), html);
+  }
+
+  function handleSubmit(event: FormEvent) {
+    event.preventDefault();
+    void store.getState().readPasted();
+  }
+
+  return (
+    <>
+      <p className="document-intro muted">
+        The server reads the document and proposes recall points — central statements, definitions and relations — each
+        beside the passage it came from. You keep, edit, merge or drop them; nothing is saved until you do.
+      </p>
+      {problem ? (
+        <p className="form-error" role="alert" data-testid="document-problem">
+          {problem}
+        </p>
+      ) : null}
+      {notice ? <p className="notice">{notice}</p> : null}
+      <div className="document-sources">
+        <section
+          className={dragging ? 'card drop-zone dragging' : 'card drop-zone'}
+          aria-labelledby="document-file-title"
+          data-testid="drop-zone"
+          onDragOver={(event) => {
+            event.preventDefault();
+            setDragging(true);
+          }}
+          onDragLeave={() => setDragging(false)}
+          onDrop={handleDrop}
+        >
+          <h2 id="document-file-title">A file</h2>
+          <div className="field">
+            <label htmlFor="document-file">Choose a file, or drop it here</label>
+            <input
+              id="document-file"
+              className="input"
+              type="file"
+              accept={accepted}
+              aria-describedby="document-file-hint"
+              onChange={(event) => {
+                const file = event.target.files?.[0];
+                // Cleared, so choosing the same file again after a refusal reads it again.
+                event.target.value = '';
+                if (file) void store.getState().readFile(file);
+              }}
+            />
+            <p id="document-file-hint" className="field-hint">
+              A PDF with a text layer (up to {DocumentLimits.pdfMaxBytes / 1024 / 1024} MB and {DocumentLimits.pdfMaxPages} pages; a
+              scanned one needs text recognition first), or a Markdown (.md), text (.txt) or HTML file.
+            </p>
+          </div>
+        </section>
+
+        <form className="card" onSubmit={handleSubmit} noValidate aria-labelledby="document-paste-title">
+          <h2 id="document-paste-title">Pasted notes</h2>
+          <div className="field">
+            <label htmlFor="document-notes">Notes</label>
+            <textarea
+              id="document-notes"
+              className="input"
+              rows={8}
+              value={pastedText}
+              maxLength={DocumentLimits.textMaxCharacters}
+              aria-describedby="document-notes-hint"
+              onChange={(event) => store.getState().setPastedText(event.target.value)}
+              onPaste={handlePaste}
+            />
+            <p id="document-notes-hint" className="field-hint">
+              {pastedHtml !== null
+                ? 'Pasted from a web page: its headings are kept as the points’ sources. Editing the text reads it as plain text.'
+                : 'Type or paste your notes, or a page copied from a website.'}
+            </p>
+          </div>
+          {pastedHtml === null ? (
+            <div className="field">
+              <label htmlFor="document-notes-format">Written as</label>
+              <select
+                id="document-notes-format"
+                className="input"
+                value={pastedFormat}
+                onChange={(event) => store.getState().setPastedFormat(event.target.value === 'text' ? 'text' : 'markdown')}
+              >
+                <option value="markdown">Markdown (# headings kept)</option>
+                <option value="text">Plain text</option>
+              </select>
+            </div>
+          ) : null}
+          <div className="actions">
+            <button type="submit" className="button primary">
+              Propose points
+            </button>
+          </div>
+        </form>
+      </div>
+      <div className="actions">
+        <button type="button" className="button" onClick={() => navigate({ name: 'sets' })}>
+          Back to recall sets
+        </button>
+      </div>
+    </>
+  );
+}
+
+function Reading({ store, what }: { store: DocumentImportStore; what: string }) {
+  return (
+    <section className="card document-reading" aria-labelledby="document-reading-title" aria-busy="true">
+      <h2 id="document-reading-title">Reading {what}</h2>
+      {/* No value: the server does not report pages done yet, so the bar says "working", not how far. */}
+      <progress className="document-progress" aria-labelledby="document-reading-title" data-testid="document-progress" />
+      <p className="muted">
+        Finding the central statements, definitions and relations. A long PDF can take a minute or two; you can cancel at
+        any time and nothing is kept.
+      </p>
+      <div className="actions">
+        <button id="document-cancel" type="button" className="button" onClick={() => store.getState().cancel()}>
+          Cancel
+        </button>
+      </div>
+    </section>
+  );
+}
+
+function Review({ store, what }: { store: DocumentImportStore; what: string }) {
+  const { name, points, pages, warnings, proposedCount, lastDropped, errors, saving } = useStore(store);
+  const [confirmingStartOver, setConfirmingStartOver] = useState(false);
+
+  async function handleSave(event: FormEvent) {
+    event.preventDefault();
+    const result = await store.getState().save();
+    if (result.ok) {
+      void recallSetsStore.getState().load();
+      navigate({ name: 'set-detail', recallSetId: result.value.id });
+    } else if (result.focus) document.getElementById(result.focus)?.focus();
+  }
+
+  const errorCount = Object.keys(errors).length;
+  return (
+    <form className="document-review" onSubmit={(event) => void handleSave(event)} noValidate aria-labelledby="document-review-title">
+      <h2 id="document-review-title" tabIndex={-1}>
+        Proposed points
+      </h2>
+      <p className="muted" data-testid="document-summary">
+        {plural(proposedCount, 'point', 'points')} proposed from {what}
+        {pages !== null ? ` (${plural(pages, 'page', 'pages')} read)` : ''}. Keep, edit, merge or drop them, then save the
+        set.
+      </p>
+      {warnings.length > 0 ? (
+        <ul className="notice document-warnings" aria-label="About the reading">
+          {warnings.map((warning) => (
+            <li key={warning}>{warning}</li>
+          ))}
+        </ul>
+      ) : null}
+      {proposedCount === 0 ? <p className="notice">No statement stood out to propose. Add the points you want below.</p> : null}
+
+      <div className="card document-name">
+        <div className="field">
+          <label htmlFor={setNameField}>Name of the set</label>
+          <input
+            id={setNameField}
+            className="input"
+            value={name}
+            maxLength={Limits.setNameMaxLength}
+            onChange={(event) => store.getState().setName(event.target.value)}
+            required
+            {...errorProps(errors, setNameField)}
+          />
+          <FieldError errors={errors} fieldId={setNameField} />
+        </div>
+      </div>
+
+      <ol className="proposal-list" aria-label="Points to save">
+        {points.map((point, index) => (
+          <ProposalRow key={point.key} store={store} point={point} number={index + 1} last={index === points.length - 1} errors={errors} />
+        ))}
+      </ol>
+      <button
+        type="button"
+        className="button"
+        onClick={() => focusSoon(`${store.getState().addPoint()}-content`)}
+        disabled={points.length >= Limits.pointsPerSetMax}
+      >
+        Add a point
+      </button>
+
+      {errorCount > 0 ? (
+        <div className="form-error" role="alert" data-testid="document-errors">
+          <p>{errorCount === 1 ? 'One thing to fix before saving:' : `${errorCount} things to fix before saving:`}</p>
+          <ul>
+            {Object.entries(errors).map(([fieldId, message]) => (
+              <li key={fieldId}>
+                {fieldId === formField ? (
+                  message
+                ) : (
+                  <a
+                    href={`#${fieldId}`}
+                    onClick={(event) => {
+                      event.preventDefault();
+                      document.getElementById(fieldId)?.focus();
+                    }}
+                  >
+                    {labelOf(points, fieldId)}: {message}
+                  </a>
+                )}
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
+
+      <div className="actions sticky-actions document-actions">
+        {lastDropped ? (
+          <p className="undo-bar" data-testid="undo-bar">
+            <span>Dropped: “{lastDropped.point.content.slice(0, 60)}{lastDropped.point.content.length > 60 ? '…' : ''}”</span>
+            <button
+              id="document-undo"
+              type="button"
+              className="button subtle"
+              onClick={() => {
+                const key = store.getState().undoDrop();
+                if (key) focusSoon(`${key}-content`);
+              }}
+            >
+              Undo
+            </button>
+          </p>
+        ) : null}
+        <button type="button" className="button" onClick={() => setConfirmingStartOver(true)}>
+          Start over
+        </button>
+        <button type="submit" className="button primary" disabled={saving} aria-busy={saving}>
+          Save set ({plural(points.length, 'point', 'points')})
+        </button>
+      </div>
+      {confirmingStartOver ? (
+        <ConfirmDialog
+          title="Start over with another document?"
+          confirmLabel="Discard these points"
+          danger
+          onConfirm={() => store.getState().startOver()}
+          onCancel={() => setConfirmingStartOver(false)}
+        >
+          <p>The points above and your changes to them are not saved and will be lost. Your pasted notes stay.</p>
+        </ConfirmDialog>
+      ) : null}
+    </form>
+  );
+}
+
+function labelOf(points: readonly ProposalDraft[], fieldId: string): string {
+  if (fieldId === setNameField) return 'Name of the set';
+  const index = points.findIndex((point) => fieldId.startsWith(`${point.key}-`));
+  return fieldId.endsWith('-context') ? `Point ${index + 1}, context` : `Point ${index + 1}`;
+}
