@@ -1,7 +1,7 @@
 // `npm test`: every test suite — typecheck, the regular-expression lint, unit + integration (vitest), end-to-end
-// (Playwright in Debian's Chromium) — after installing what is missing, Chromium included.
+// (Playwright in Debian's Chromium) — after installing what is missing, Chromium and PostgreSQL included.
 // Ends with one line "N passed, N failed".
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { ensureDependencies, ensureWebBuild, run, runPnpm, root } from './bootstrap.mjs';
 
@@ -22,8 +22,28 @@ function ensureChromium() {
   }
 }
 
+/** PostgreSQL's server binaries: the storage suites start a throwaway server of their own (server/test/helpers/postgres-server.ts). */
+function ensurePostgres() {
+  const onPath = (process.env.PATH ?? '').split(path.delimiter).some((folder) => folder && existsSync(path.join(folder, 'initdb')));
+  const debianRoot = '/usr/lib/postgresql';
+  const inDebianFolder = existsSync(debianRoot) && readdirSync(debianRoot).some((version) => existsSync(path.join(debianRoot, version, 'bin', 'initdb')));
+  if (onPath || inDebianFolder) return;
+  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  if (!isRoot || !existsSync('/usr/bin/apt-get')) {
+    console.error("PostgreSQL's initdb is missing. Install Debian's postgresql package (apt-get install postgresql) for the storage tests.");
+    process.exit(1);
+  }
+  console.log("Installing Debian's PostgreSQL for the storage tests…");
+  const environment = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  if (run(['apt-get', 'update', '-qq'], { env: environment }) !== 0 || run(['apt-get', 'install', '-y', '-qq', 'postgresql'], { env: environment }) !== 0) {
+    console.error('Installing postgresql with apt-get failed: see the output above.');
+    process.exit(1);
+  }
+}
+
 ensureDependencies();
 ensureChromium();
+ensurePostgres();
 ensureWebBuild();
 
 const reports = path.join(root, 'reports');

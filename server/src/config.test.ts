@@ -48,6 +48,23 @@ describe('parseConfig', () => {
     expect(parseConfig({ SESSION_RATE_LIMIT: '0' })).toEqual({ ok: false, error: expect.stringMatching(/^Invalid configuration: SESSION_RATE_LIMIT .*"0"/) });
   });
 
+  it('stores on PostgreSQL when DATABASE_URL names a database, on the SQLite file when it is unset or empty', () => {
+    expect(parseConfig({ DATABASE_URL: 'postgres://tutor:secret@db:5432/tutorloop' })).toMatchObject({ ok: true, value: { databaseUrl: 'postgres://tutor:secret@db:5432/tutorloop' } });
+    expect(parseConfig({ DATABASE_URL: 'postgresql://db/tutorloop' })).toMatchObject({ ok: true, value: { databaseUrl: 'postgresql://db/tutorloop' } });
+    expect(parseConfig({ DATABASE_URL: '' })).toMatchObject({ ok: true, value: { databaseUrl: undefined } });
+  });
+
+  it('refuses a DATABASE_URL that is not a PostgreSQL URL, in one line that never repeats it (it may hold a password)', () => {
+    expect(parseConfig({ DATABASE_URL: 'mysql://tutor:secret@db/tutorloop' })).toEqual({
+      ok: false,
+      error: 'Invalid configuration: DATABASE_URL must be a PostgreSQL URL such as postgres://user:password@host:5432/database (got a URL of scheme "mysql")',
+    });
+    expect(parseConfig({ DATABASE_URL: 'tutor secret db' })).toEqual({
+      ok: false,
+      error: 'Invalid configuration: DATABASE_URL must be a PostgreSQL URL such as postgres://user:password@host:5432/database (got a value that is not a URL)',
+    });
+  });
+
   it('stops with one line naming the variable', () => {
     expect(parseConfig({ PORT: 'eighty' })).toEqual({ ok: false, error: expect.stringMatching(/^Invalid configuration: PORT .*"eighty"/) });
     expect(parseConfig({ LLM_PROVIDER: 'gemini' })).toEqual({ ok: false, error: expect.stringMatching(/^Invalid configuration: LLM_PROVIDER .*"gemini"/) });

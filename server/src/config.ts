@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ProviderSetting, type ProviderName } from '@tutorloop/shared';
+import { DocumentLimits, ProviderSetting, type ProviderName } from '@tutorloop/shared';
 import { z } from 'zod';
 
 export const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -58,6 +58,8 @@ const ConfigSchema = z.object({
   SESSION_RATE_LIMIT: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(100_000).default(20)),
   /** Model tokens (input + output, from llm_calls) a learner may spend per UTC day; 0 = unlimited. */
   LEARNER_DAILY_TOKENS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).max(1_000_000_000_000).default(2_000_000)),
+  /** Model tokens a learner may spend per UTC day proposing points from documents (SPEC §4.7); 0 = unlimited. */
+  DOCUMENT_DAILY_TOKENS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).max(1_000_000_000_000).default(DocumentLimits.modelTokensPerDay)),
   /**
    * How long a turn keeps running after the last socket of its session closed, in ms; then
    * its model calls are cancelled (the learner's message stays, answered on reconnect).
@@ -71,6 +73,8 @@ const ConfigSchema = z.object({
   SANDBOX_MAX_QUEUED_PER_LEARNER: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(100).default(3)),
   /** "Run examples" runs a learner may start per minute (code items' visible examples; not answers); over it, 429 with Retry-After. */
   CODE_RUN_RATE_LIMIT: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(10_000).default(12)),
+  /** A PostgreSQL database (`postgres://user:password@host:5432/database`, SPEC §11); unset, the SQLite file in DATA_DIR. Checked in parseConfig, whose error never repeats the password. */
+  DATABASE_URL: z.preprocess(emptyAsUndefined, z.string().optional()),
   /** Directory of the built web app to serve; empty disables static serving. */
   WEB_DIST: z.preprocess(emptyAsUndefined, z.string().default(path.join(repositoryRoot, 'web', 'dist'))),
 });
@@ -80,6 +84,8 @@ export interface Config {
   host: string;
   dataDir: string;
   databaseFile: string;
+  /** A `postgres://` URL: storage on PostgreSQL instead of `databaseFile`. */
+  databaseUrl?: string | undefined;
   jwtSecret: string | undefined;
   anthropicApiKey: string | undefined;
   anthropicBaseUrl: string | undefined;
@@ -97,6 +103,8 @@ export interface Config {
   sessionRateLimit: number;
   /** 0 = unlimited. */
   learnerDailyTokens: number;
+  /** Document tokens per learner per UTC day (`document_points` calls); 0 = unlimited. */
+  documentDailyTokens: number;
   sandbox: { pythonWorkers: number; javascriptWorkers: number; maxQueuedPerOwner: number };
   /** "Run examples" runs per learner per minute. */
   codeRunRateLimit: number;
@@ -105,6 +113,23 @@ export interface Config {
 }
 
 export type ConfigResult = { ok: true; value: Config } | { ok: false; error: string };
+
+/** DATABASE_URL checked: a URL of the postgres: or postgresql: scheme; the error never repeats the value (it may hold a password). */
+function checkDatabaseUrl(value: string | undefined): { ok: true; value: string | undefined } | { ok: false; error: string } {
+  if (value === undefined) return { ok: true, value };
+  const expected = 'must be a PostgreSQL URL such as postgres://user:password@host:5432/database';
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return { ok: false, error: `Invalid configuration: DATABASE_URL ${expected} (got a value that is not a URL)` };
+  }
+  // Named by its scheme only: the rest may hold a password.
+  if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') {
+    return { ok: false, error: `Invalid configuration: DATABASE_URL ${expected} (got a URL of scheme ${JSON.stringify(url.protocol.slice(0, -1))})` };
+  }
+  return { ok: true, value };
+}
 
 /** Validates an environment; the error names the first bad variable in one line. */
 export function parseConfig(environment: Record<string, string | undefined>): ConfigResult {
@@ -130,6 +155,8 @@ export function parseConfig(environment: Record<string, string | undefined>): Co
   const models = provider === 'openai' ? providerDefaultModels.openai : providerDefaultModels.anthropic;
   const evaluatorModel = env.EVALUATOR_MODEL ?? models.evaluator;
   const dataDir = path.resolve(env.DATA_DIR);
+  const databaseUrl = checkDatabaseUrl(env.DATABASE_URL);
+  if (!databaseUrl.ok) return databaseUrl;
   return {
     ok: true,
     value: {
@@ -137,6 +164,7 @@ export function parseConfig(environment: Record<string, string | undefined>): Co
       host: env.HOST,
       dataDir,
       databaseFile: path.join(dataDir, 'tutorloop.sqlite'),
+      databaseUrl: databaseUrl.value,
       jwtSecret: env.JWT_SECRET,
       anthropicApiKey: env.ANTHROPIC_API_KEY,
       anthropicBaseUrl: env.ANTHROPIC_BASE_URL,
@@ -152,6 +180,7 @@ export function parseConfig(environment: Record<string, string | undefined>): Co
       turnRateLimit: env.TURN_RATE_LIMIT,
       sessionRateLimit: env.SESSION_RATE_LIMIT,
       learnerDailyTokens: env.LEARNER_DAILY_TOKENS,
+      documentDailyTokens: env.DOCUMENT_DAILY_TOKENS,
       sandbox: {
         pythonWorkers: env.SANDBOX_PYTHON_WORKERS,
         javascriptWorkers: env.SANDBOX_JAVASCRIPT_WORKERS,
