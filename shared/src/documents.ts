@@ -19,6 +19,11 @@ export const DocumentLimits = {
   proposalsMax: 200,
   /** Documents one learner may have read per minute (a burst of this many, then refilled over the minute). */
   proposeRequestsPerMinute: 6,
+  /**
+   * Model tokens (input + output) one learner may spend on documents per UTC day, by default
+   * (the server's `DOCUMENT_DAILY_TOKENS`): a 300-page book is about 150,000 tokens of text.
+   */
+  modelTokensPerDay: 500_000,
 } as const;
 
 export const documentFormats = ['pdf', 'markdown', 'text', 'html'] as const;

@@ -175,12 +175,12 @@ export function sqliteLlmCalls(database: Database): LlmCallRepository {
       const rows = database.select().from(llmCalls).where(eq(llmCalls.sessionId, sessionId)).orderBy(asc(llmCalls.createdAt), asc(llmCalls.id)).all();
       return rows.map((row) => ({ ...row, outcome: row.outcome as StoredLlmCall['outcome'] }));
     },
-    async tokensUsedSince(learnerId, since) {
+    async tokensUsedSince(learnerId, since, purpose) {
       // One range scan of llm_calls_learner_created_idx.
       const row = database
         .select({ tokens: sql<number>`coalesce(sum(${llmCalls.inputTokens} + ${llmCalls.outputTokens}), 0)` })
         .from(llmCalls)
-        .where(and(eq(llmCalls.learnerId, learnerId), gte(llmCalls.createdAt, since)))
+        .where(and(eq(llmCalls.learnerId, learnerId), gte(llmCalls.createdAt, since), purpose === undefined ? undefined : eq(llmCalls.purpose, purpose)))
         .get();
       return Number(row?.tokens ?? 0);
     },

@@ -44,7 +44,7 @@ import type { SessionService } from '../services/sessions';
 import { registerStudyPlanRoutes, type StudyPlanRouteDeps } from './study-plan-routes';
 import { registerSurveyRoutes, type SurveyRouteDeps } from './survey-routes';
 import { registerCodeRunRoutes, type CodeRunRouteDeps } from './code-run-routes';
-import { registerDocumentRoutes } from './document-routes';
+import { registerDocumentRoutes, type DocumentRouteDeps } from './document-routes';
 
 export interface RouteDeps {
   tokens: TokenService;
@@ -71,6 +71,8 @@ export interface RouteDeps {
   connections: LearnerConnections;
   /** "Run examples" on code items (issue 25). */
   codeRuns: CodeRunRouteDeps['codeRuns'];
+  /** Documents proposed by the model, when there is one (issue 26), and the daily cap on them. */
+  documents?: Pick<DocumentRouteDeps, 'models' | 'documentDailyTokens' | 'tokensUsedSince'>;
 }
 
 declare module 'fastify' {
@@ -189,7 +191,7 @@ export function registerRoutes(app: FastifyInstance, deps: RouteDeps): void {
     registerSetTransferRoutes(api, { transfer: deps.transfer, clock });
     registerProgressRoutes(api, deps.progress, clock);
     registerCodeRunRoutes(api, { codeRuns: deps.codeRuns });
-    registerDocumentRoutes(api, { clock });
+    registerDocumentRoutes(api, { clock, modelBudget: deps.modelBudget, ...deps.documents });
 
     api.get('/api/cards', async (request) => {
       const { recallSetId } = (request.query ?? {}) as { recallSetId?: string };

@@ -185,6 +185,7 @@ export function createResilientClient(options: ResilientClientOptions): LlmClien
     const entry: LlmCallRecord = {
       purpose: request.purpose,
       sessionId: request.sessionId ?? null,
+      ...(request.learnerId ? { learnerId: request.learnerId } : {}),
       provider: transport.provider,
       model: request.model,
       ...usage,

@@ -5,7 +5,8 @@
  *
  * - one queue of scripted replies per route, the route read from the request: a forced
  *   `record_evaluation` tool → `evaluator`, a forced `safety_verdict` → `safety`, a forced
- *   `tutor_turn` (the learning session's master tutor) → `master`, any other
+ *   `tutor_turn` (the learning session's master tutor) → `master`, a forced
+ *   `document_points` or `merge_document_points` (a document's proposals) → `documents`, any other
  *   `stream: true` request → `tutor`, anything else → `other`; an empty queue falls back
  *   to the route's default (an empty evaluation, a safe verdict, a short text); a script
  *   may be a function of the request (to answer with ids the server generated);
@@ -23,7 +24,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { masterTurnFields } from './master-turn';
 
-export type FakeRoute = 'evaluator' | 'safety' | 'tutor' | 'master' | 'other';
+export type FakeRoute = 'evaluator' | 'safety' | 'tutor' | 'master' | 'documents' | 'other';
 
 export interface FakeUsage {
   input_tokens: number;
@@ -164,6 +165,7 @@ function routeOf(body: FakeRequestBody): FakeRoute {
   if (forced === 'record_evaluation') return 'evaluator';
   if (forced === 'safety_verdict') return 'safety';
   if (forced === 'tutor_turn') return 'master';
+  if (forced === 'document_points' || forced === 'merge_document_points') return 'documents';
   if (body.stream === true) return 'tutor';
   return 'other';
 }
@@ -178,6 +180,8 @@ function defaultReply(route: FakeRoute): FakeReply {
       return fakeReplies.text('Hello from the fake tutor.');
     case 'master':
       return fakeReplies.toolUse('tutor_turn', masterTurnFields({ response: 'Let us keep going.', intent: 'continuation', turn_summary: 'kept going', reasoning: 'default fake turn' }));
+    case 'documents':
+      return fakeReplies.toolUse('document_points', { points: [] });
     case 'other':
       return fakeReplies.text('ok');
     default: {

@@ -6,7 +6,8 @@
  * - one queue of scripted replies per route, the route read from the request: a
  *   `response_format: json_schema` named `record_evaluation` (or a forced function of that
  *   name) → `evaluator`, the same for `safety_verdict` → `safety` and for `tutor_turn` (the
- *   learning session's master tutor) → `master`, any other `stream: true` request →
+ *   learning session's master tutor) → `master`, `document_points` or
+ *   `merge_document_points` (a document's proposals) → `documents`, any other `stream: true` request →
  *   `tutor`, anything else → `other`; an empty queue falls back to the route's
  *   default (an empty evaluation, a safe verdict, a short text); a script may be a function
  *   of the request (to answer with ids the server generated);
@@ -29,7 +30,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { masterTurnFields } from './master-turn';
 
-export type FakeOpenAiRoute = 'evaluator' | 'safety' | 'tutor' | 'master' | 'other';
+export type FakeOpenAiRoute = 'evaluator' | 'safety' | 'tutor' | 'master' | 'documents' | 'other';
 
 export interface FakeOpenAiUsage {
   prompt_tokens: number;
@@ -200,6 +201,7 @@ function routeOf(body: FakeChatRequestBody): FakeOpenAiRoute {
   if (named === 'record_evaluation') return 'evaluator';
   if (named === 'safety_verdict') return 'safety';
   if (named === 'tutor_turn') return 'master';
+  if (named === 'document_points' || named === 'merge_document_points') return 'documents';
   if (body.stream === true) return 'tutor';
   return 'other';
 }
@@ -214,6 +216,8 @@ function defaultReply(route: FakeOpenAiRoute): FakeOpenAiReply {
       return openAiReplies.text('Hello from the fake tutor.');
     case 'master':
       return openAiReplies.structured(masterTurnFields({ response: 'Let us keep going.', intent: 'continuation', turn_summary: 'kept going', reasoning: 'default fake turn' }));
+    case 'documents':
+      return openAiReplies.structured({ points: [] });
     case 'other':
       return openAiReplies.text('ok');
     default: {

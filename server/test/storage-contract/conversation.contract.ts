@@ -1,6 +1,6 @@
 /** Contract: messages, pending actions, assessments, model call records, and deleting a session. */
 import { describe, expect, it } from 'vitest';
-import { newCard } from '../../src/core/recall/fsrs';
+import { newCard } from '../../src/core/scheduler/fsrs';
 import type { StoredLlmCall } from '../../src/core/storage/llm-calls';
 import type { ContractContext } from './storage-contract';
 import { isStorageError } from '../../src/core/storage/storage-error';
@@ -259,6 +259,22 @@ export function conversationContract(context: ContractContext): void {
       // Deleting the session (or its calls' session never existing) does not give the tokens back.
       await storage.transaction((tx) => tx.sessions.delete(a.sessionId));
       expect(await sums()).toEqual([3 * 876, 0, 876, 0]);
+    });
+
+    it('sums only the calls of one purpose when asked (the daily cap on documents, SPEC §4.7)', async () => {
+      const storage = context.storage();
+      const a = await seedRecall(storage, 'a');
+      await storage.transaction(async (tx) => {
+        await tx.llmCalls.add(llmCall('evaluating', a.sessionId, 4, a.learnerId));
+        await tx.llmCalls.add({ ...llmCall('document-1', null, 5, a.learnerId), purpose: 'document_points' });
+        await tx.llmCalls.add({ ...llmCall('document-2', null, 6, a.learnerId), purpose: 'document_points' });
+      });
+      expect(
+        await storage.read(async (reader) => [
+          await reader.llmCalls.tokensUsedSince(a.learnerId, at(0), 'document_points'),
+          await reader.llmCalls.tokensUsedSince(a.learnerId, at(0)),
+        ]),
+      ).toEqual([2 * 876, 3 * 876]);
     });
   });
 

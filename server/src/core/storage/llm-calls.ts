@@ -33,9 +33,10 @@ export interface LlmCallReader {
   listBySession(sessionId: string): Promise<StoredLlmCall[]>;
   /**
    * Input + output tokens of the learner's calls made at or after `since` (0 when none): what
-   * the daily token budget counts (SPEC §8). Calls of deleted sessions still count.
+   * the daily token budget counts (SPEC §8). Calls of deleted sessions still count. With
+   * `purpose`, only the calls made for it (the daily cap on documents counts `document_points`).
    */
-  tokensUsedSince(learnerId: string, since: Date): Promise<number>;
+  tokensUsedSince(learnerId: string, since: Date, purpose?: string): Promise<number>;
 }
 
 /** Reads and writes model call records. */

@@ -128,9 +128,9 @@ export function llmCallRepository(state: MemoryState): LlmCallRepository {
     async listBySession(sessionId) {
       return copy(sortBy(state.where('llmCalls', (call) => call.sessionId === sessionId), (call) => call.createdAt, (call) => call.id));
     },
-    async tokensUsedSince(learnerId, since) {
+    async tokensUsedSince(learnerId, since, purpose) {
       return state
-        .where('llmCalls', (call) => call.learnerId === learnerId && call.createdAt.getTime() >= since.getTime())
+        .where('llmCalls', (call) => call.learnerId === learnerId && call.createdAt.getTime() >= since.getTime() && (purpose === undefined || call.purpose === purpose))
         .reduce((sum, call) => sum + call.inputTokens + call.outputTokens, 0);
     },
     async add(call) {
