@@ -7,11 +7,12 @@
  * reviews better than the defaults, with their cards rescheduled.
  */
 import { execFile } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { expect, test, type Page } from '@playwright/test';
-import type { CardList, SchedulerStatus } from '@tutorloop/shared';
+import type { CardList, SchedulerStatus, SimulationResponse } from '@tutorloop/shared';
 import { signUp } from './support/auth';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -42,6 +43,8 @@ async function api<T>(page: Page, method: 'GET' | 'POST', url: string): Promise<
 }
 
 test('a learner with a synthetic history optimises their parameters from Settings and sees the workload by retention', async ({ page }, testInfo) => {
+  // The seeding process, the optimisation and the photographs in both sizes and schemes.
+  test.slow();
   await page.setViewportSize({ width: 1280, height: 800 });
   const username = await signUp(page, 'sched');
   const nav = page.getByRole('navigation', { name: 'Main' });
@@ -66,7 +69,10 @@ test('a learner with a synthetic history optimises their parameters from Setting
   const cardsBefore = (await api<CardList>(page, 'GET', `/api/cards?recallSetId=${seeded.recallSetId}`)).cards;
   expect(cardsBefore).toHaveLength(pointCount);
 
+  // The simulation the page draws, as the server answered it.
+  const simulated = page.waitForResponse((response) => response.url().endsWith('/api/me/scheduler/simulate') && response.request().method() === 'POST');
   await page.reload();
+  const simulation = (await (await simulated).json()) as SimulationResponse;
   await expect(panel.getByTestId('scheduler-review-count')).toHaveText(seeded.reviewCount.toLocaleString('en-US'));
   await expect(panel.getByTestId('scheduler-source')).toHaveAttribute('data-source', 'default');
   await expect(panel.getByTestId('scheduler-metrics')).toHaveCount(0);
@@ -76,8 +82,21 @@ test('a learner with a synthetic history optimises their parameters from Setting
   await expect(forecast).toHaveAttribute('data-status', 'ready');
   await expect(forecast.locator('.recharts-line')).toBeVisible();
   const summary = page.getByTestId('retention-forecast-summary');
-  await expect(summary).toHaveText(/^At 90%: about [\d.]+ reviews a day over the next 90 days, and you would still remember about \d+% of your 120 points at the end\.$/);
+  await expect(summary).toHaveText(/^At 90%: about [\d.]+ reviews a day over the next 90 days, and on an average day you would remember about \d+% of your 120 points\.$/);
   await expect(page.getByTestId('retention-forecast-table').getByRole('row')).toHaveCount(12);
+  // Issue 25: every figure shown is the server's simulation — the sentence at 90% and each row
+  // of the table — and what is remembered grows with the retention asked for, as the cost does.
+  const at90 = simulation.points.find((point) => point.retention === 0.9)!;
+  const perDayText = (value: number) => (Number(value.toFixed(2)) < 10 ? Number(value.toFixed(2)).toFixed(1) : String(Math.round(value)));
+  await expect(summary).toHaveText(
+    `At 90%: about ${at90.reviewsPerDay < 10 ? at90.reviewsPerDay.toFixed(1) : Math.round(at90.reviewsPerDay)} reviews a day over the next ${simulation.days} days, and on an average day you would remember about ${Math.round(at90.retainedShare * 100)}% of your ${simulation.cardCount} points.`,
+  );
+  const byRetention = [...simulation.points].sort((left, right) => left.retention - right.retention);
+  const shownRows = await page.getByTestId('retention-forecast-table').locator('tbody tr').evaluateAll((rows) => rows.map((row) => Array.from(row.children, (cell) => cell.textContent)));
+  expect(shownRows).toEqual(byRetention.map((point) => [`${Math.round(point.retention * 100)}%`, perDayText(point.reviewsPerDay), `${Math.round(point.retainedShare * 100)}%`]));
+  for (let index = 1; index < byRetention.length; index += 1) {
+    expect(byRetention[index]!.retainedShare, `remembered at ${byRetention[index]!.retention}`).toBeGreaterThan(byRetention[index - 1]!.retainedShare);
+  }
   // Workload grows with the retention asked for.
   const perDay = (await forecast.getAttribute('data-reviews-per-day'))!.split(',').map(Number);
   expect(perDay[perDay.length - 1]!).toBeGreaterThan(perDay[0]!);
@@ -135,5 +154,33 @@ test('a learner with a synthetic history optimises their parameters from Setting
   // Nothing wider than the phone's screen, once the chart has followed the new width (its
   // ResizeObserver redraws it a frame or more after the viewport changes).
   await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  // Issue 25: on the phone the recent runs are cards — each value under its column's name, the
+  // column headings out of sight (still the table's headers for a screen reader) — and nothing
+  // in them scrolls sideways.
+  const runsTable = panel.getByTestId('scheduler-runs');
+  await expect(runsTable.locator('thead')).toHaveCSS('position', 'absolute');
+  const runCard = runsTable.locator('tbody tr').first();
+  await expect(runCard).toHaveCSS('display', 'grid');
+  const labels = await runCard.locator('td').evaluateAll((cells) => cells.map((cell) => /"([^"]+)"/.exec(getComputedStyle(cell, '::before').content)?.[1] ?? null));
+  expect(labels).toEqual(['Reviews', 'Log loss', 'Outcome']);
+  await expect(runCard.getByRole('cell').last()).toHaveText(/^Kept: \d+% better$/);
+  const runsScroll = await runsTable.evaluate((table) => {
+    const box = table.parentElement!;
+    return { scrollWidth: box.scrollWidth, clientWidth: box.clientWidth };
+  });
+  expect(runsScroll.scrollWidth, 'the runs fit their box at 390').toBeLessThanOrEqual(runsScroll.clientWidth);
   await page.screenshot({ path: testInfo.outputPath('scheduler-390x844.png'), fullPage: true });
+
+  // Settings with the runs open, at both sizes in both schemes (e2e/screenshots, gitignored).
+  const screenshotDir = path.join(here, '..', 'screenshots');
+  mkdirSync(screenshotDir, { recursive: true });
+  for (const size of [{ width: 390, height: 844 }, { width: 1280, height: 800 }]) {
+    await page.setViewportSize(size);
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme });
+      await expect(forecast.locator('.recharts-line')).toBeVisible();
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await page.screenshot({ path: path.join(screenshotDir, `settings-runs-${size.width}-${colorScheme}.png`), fullPage: true });
+    }
+  }
 });

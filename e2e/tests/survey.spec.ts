@@ -2,7 +2,7 @@
  * Issue 13 — a survey taken in the browser (SPEC §4.5), no API key: a new learner opens
  * Reflect, starts the shipped course-feedback survey and answers every question it shows, the
  * rating scales by keyboard alone (Tab, arrow keys, Enter); an optional question is skipped;
- * the progress reads "Question n of N"; the end shows the learner's own answers, no score.
+ * the progress reads "Question n of N", N counted on the learner's own path (issue 25); the end shows the learner's own answers, no score.
  * And a thought session started from the same page: no checklist, a summary at the end.
  */
 import { mkdirSync } from 'node:fs';
@@ -20,6 +20,9 @@ async function screenshots(page: Page, name: string): Promise<void> {
   for (const size of ['desktop', 'phone'] as const) {
     await page.setViewportSize(viewports[size]);
     await page.screenshot({ path: path.join(screenshotDir, `${name}-${viewports[size].width}.png`) });
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.screenshot({ path: path.join(screenshotDir, `${name}-${viewports[size].width}-dark.png`) });
+    await page.emulateMedia({ colorScheme: 'light' });
   }
   await page.setViewportSize(viewports.desktop);
 }
@@ -65,30 +68,36 @@ test('a learner takes the course-feedback survey, the rating scales by keyboard'
   await card.getByRole('button', { name: 'Start Course feedback' }).click();
 
   await expect(page.getByRole('heading', { name: 'Course feedback', level: 1 })).toBeVisible();
-  await expect(page.getByTestId('progress')).toHaveText('Question 1 of 6');
+  await expect(page.getByTestId('progress')).toHaveText('Question 1 of 5');
   await choose(page, 'Yes');
 
-  await expect(page.getByTestId('progress')).toHaveText('Question 2 of 6');
+  await expect(page.getByTestId('progress')).toHaveText('Question 2 of 5');
   await expect(rating(page).locator('.widget-prompt')).toHaveText('Overall, how would you rate the course?');
   await expect(rating(page).getByRole('radio')).toHaveCount(5);
   await expect(rating(page).getByRole('radio', { name: '5 — Excellent', exact: true })).toBeVisible();
+  // Issue 25: each label is shown once, under its own point (there was a second, misaligned row).
+  for (const [value, label] of [['1', 'Poor'], ['3', 'Okay'], ['5', 'Excellent']] as const) {
+    await expect(rating(page).getByText(label, { exact: true })).toHaveCount(1);
+    await expect(rating(page).locator('label').filter({ hasText: label }).locator('.rating-value')).toHaveText(value);
+  }
   await screenshots(page, 'survey-rating');
   await rateByKeyboard(page, 3, '4');
 
-  await expect(page.getByTestId('progress')).toHaveText('Question 3 of 6');
+  await expect(page.getByTestId('progress')).toHaveText('Question 3 of 5');
   await choose(page, 'About right');
 
   // An optional question: skipped with its button.
-  await expect(page.getByTestId('progress')).toHaveText('Question 4 of 6');
+  await expect(page.getByTestId('progress')).toHaveText('Question 4 of 5');
   await expect(page.getByTestId('widget-free_text')).toBeVisible();
   await page.getByTestId('skip-question').click();
 
-  await expect(page.getByTestId('progress')).toHaveText('Question 5 of 6');
+  await expect(page.getByTestId('progress')).toHaveText('Question 5 of 5');
   await expect(rating(page).getByRole('radio')).toHaveCount(11);
   await rateByKeyboard(page, 9, '9');
 
   const summary = page.getByTestId('reflection-summary');
   await expect(summary.getByRole('heading', { name: 'Thank you!' })).toBeVisible();
+  // The counts agree (issue 25): five questions on this path, "Question 5 of 5", 4 answered and 1 skipped.
   await expect(page.getByTestId('survey-summary-counts')).toHaveText('“Course feedback”: 4 answered, 1 skipped.');
   const answers = page.getByTestId('survey-answers');
   await expect(answers.locator('dt')).toHaveText([

@@ -257,7 +257,7 @@ describe('a killed server mid-survey (SPEC §4.2, §8)', () => {
     const again = await SocketClient.open(wsUrl(second.url));
     cleanup.push(() => again.close());
     const state = (await again.waitFor('state_update')).payload.state;
-    expect(state).toMatchObject({ status: 'awaiting_client_action', type: 'survey', survey: { question: 3, totalQuestions: 6, answered: 2, required: true } });
+    expect(state).toMatchObject({ status: 'awaiting_client_action', type: 'survey', survey: { question: 3, totalQuestions: 5, answered: 2, required: true } });
     const resumed = (await again.waitFor('widget')).payload;
     expect(resumed).toEqual(widget);
     const history = (await again.waitFor('history')).payload.messages;

@@ -62,8 +62,9 @@ export const SimulationPoint = z.object({
   retention: z.number(),
   reviewsPerDay: z.number(),
   totalReviews: z.number(),
-  /** Expected points remembered on the last day. */
+  /** Expected points remembered on an average day of the horizon. */
   knowledgeRetained: z.number(),
+  /** The same, as a share of the points. */
   retainedShare: z.number(),
 });
 export type SimulationPoint = z.infer<typeof SimulationPoint>;

@@ -205,8 +205,9 @@ export type SurveyResults = z.infer<typeof SurveyResults>;
 /** Progress of a survey session inside `state_update` (SPEC §5): question n of N. */
 export const SurveyProgress = z.object({
   surveyId: z.string(),
-  /** The question on screen, 1-based (its position in the survey); the last answered one once finished. */
+  /** The question on screen, 1-based, counted on the respondent's path (questions done + 1); the last one once finished. */
   question: z.number().int().min(1),
+  /** Questions done plus those still ahead on the path the answers so far chose (skip rules followed). */
   totalQuestions: z.number().int().min(1),
   /** Whether the question on screen must be answered (else it may be skipped). */
   required: z.boolean(),

@@ -59,12 +59,12 @@ export function RetentionForecast({ forecast, retention }: { forecast: Scheduler
         {/* Hidden by its wrapper: a table keeps its content's width even at width 1px, and would widen the page. */}
         <div className="visually-hidden">
           <table data-testid="retention-forecast-table">
-            <caption>Reviews per day and points remembered, by desired retention, over the next {simulation.days} days</caption>
+            <caption>Reviews per day and points remembered on an average day, by desired retention, over the next {simulation.days} days</caption>
             <thead>
               <tr>
                 <th scope="col">Desired retention</th>
                 <th scope="col">Reviews per day</th>
-                <th scope="col">Remembered at the end</th>
+                <th scope="col">Remembered on an average day</th>
               </tr>
             </thead>
             <tbody>

@@ -142,8 +142,9 @@ export function SchedulerPanel({ state }: { state: SchedulerState }) {
       {scheduler.runs.length > 0 ? (
         <details className="scheduler-runs">
           <summary>Recent optimisations ({scheduler.runs.length})</summary>
+          {/* On a phone each run is a card (styles.css), every value under its column's `data-label`. */}
           <div className="table-scroll">
-            <table className="data-table" data-testid="scheduler-runs">
+            <table className="data-table runs-table" data-testid="scheduler-runs">
               <thead>
                 <tr>
                   <th scope="col">Date</th>
@@ -156,11 +157,13 @@ export function SchedulerPanel({ state }: { state: SchedulerState }) {
                 {scheduler.runs.map((entry) => (
                   <tr key={entry.id}>
                     <th scope="row">{formatShortDay(entry.createdAt)}</th>
-                    <td>{entry.reviewCount.toLocaleString('en-US')}</td>
-                    <td>
+                    <td data-label="Reviews">{entry.reviewCount.toLocaleString('en-US')}</td>
+                    <td data-label="Log loss">
                       {entry.metrics.logLoss.toFixed(3)}, was {entry.previousMetrics.logLoss.toFixed(3)}
                     </td>
-                    <td>{runOutcome(entry)}</td>
+                    <td className="runs-outcome" data-label="Outcome">
+                      {runOutcome(entry)}
+                    </td>
                   </tr>
                 ))}
               </tbody>

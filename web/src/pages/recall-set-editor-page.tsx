@@ -22,7 +22,11 @@ export function RecallSetEditorPage({ recallSetId }: { recallSetId?: string }) {
 
   useEffect(() => {
     if (!focusPointKey.current) return;
-    document.getElementById(`${focusPointKey.current}-content`)?.focus();
+    const field = document.getElementById(`${focusPointKey.current}-content`);
+    // focus() alone scrolls the field just into view, which is under the sticky bar; scrollIntoView
+    // keeps the field's scroll-margin (styles.css) clear of it.
+    field?.focus({ preventScroll: true });
+    field?.scrollIntoView({ block: 'nearest' });
     focusPointKey.current = null;
   }, [points]);
 
@@ -140,9 +144,6 @@ export function RecallSetEditorPage({ recallSetId }: { recallSetId?: string }) {
           </li>
         ))}
       </ol>
-      <button type="button" className="button" onClick={addPoint} disabled={points.length >= Limits.pointsPerSetMax}>
-        Add point
-      </button>
 
       {Object.keys(errors).length > 0 ? (
         // The summary beside Save; each message also stands under its field.
@@ -170,7 +171,11 @@ export function RecallSetEditorPage({ recallSetId }: { recallSetId?: string }) {
         </div>
       ) : null}
 
+      {/* "Add point" rides in the sticky bar: placed after the list, the bar covered it (issue 25). */}
       <div className="actions sticky-actions">
+        <button type="button" className="button add-point" onClick={addPoint} disabled={points.length >= Limits.pointsPerSetMax}>
+          Add point
+        </button>
         <button type="button" className="button" onClick={() => navigate({ name: 'sets' })}>
           Cancel
         </button>

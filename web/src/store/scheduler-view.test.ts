@@ -72,6 +72,6 @@ describe('scheduler in plain words', () => {
     expect(workloadAt(points, 0.7)).toEqual({ reviewsPerDay: 2, retainedShare: 0.8 });
     expect(workloadAt(points, 0.95)).toEqual({ reviewsPerDay: 4, retainedShare: 0.9 });
     expect(workloadAt([], 0.9)).toBeNull();
-    expect(describeWorkload(points, 0.85, 90, 120)).toBe('At 85%: about 3.0 reviews a day over the next 90 days, and you would still remember about 85% of your 120 points at the end.');
+    expect(describeWorkload(points, 0.85, 90, 120)).toBe('At 85%: about 3.0 reviews a day over the next 90 days, and on an average day you would remember about 85% of your 120 points.');
   });
 });

@@ -116,6 +116,6 @@ export function describeWorkload(points: ReadonlyArray<SimulationPoint>, retenti
   if (!at) return null;
   return (
     `At ${Math.round(retention * 100)}%: about ${formatPerDay(at.reviewsPerDay)} reviews a day over the next ${days} days, ` +
-    `and you would still remember about ${Math.round(at.retainedShare * 100)}% of your ${count(cardCount, 'point', 'points')} at the end.`
+    `and on an average day you would remember about ${Math.round(at.retainedShare * 100)}% of your ${count(cardCount, 'point', 'points')}.`
   );
 }

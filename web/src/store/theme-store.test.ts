@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import type { StorageLike } from './auth-store';
-import { createThemeStore, themeChoices, themeStorageKey, type ThemeChoice, type ThemeRoot } from './theme-store';
+import { createThemeStore, resolvedScheme, themeChoices, themeStorageKey, type ThemeChoice, type ThemeRoot } from './theme-store';
 
 function memoryStorage(initial: Record<string, string> = {}): StorageLike & { values: Map<string, string> } {
   const values = new Map(Object.entries(initial));
@@ -82,6 +82,15 @@ describe('theme choice', () => {
     other.getState().syncFromStorage();
     expect(other.getState().choice).toBe('light');
     expect(otherRoot.attributes.get('data-theme')).toBe('light');
+  });
+
+  it('an explicit Light or Dark wins over the device for what paints itself (CodeMirror); System follows the device', () => {
+    const painted = themeChoices.map((choice) => [choice, resolvedScheme(choice, false), resolvedScheme(choice, true)]);
+    expect(painted).toEqual([
+      ['system', 'light', 'dark'],
+      ['light', 'light', 'light'],
+      ['dark', 'dark', 'dark'],
+    ]);
   });
 
   it('the stylesheet gives an explicit Dark and the system dark scheme the same palette', () => {

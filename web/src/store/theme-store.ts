@@ -38,6 +38,15 @@ export function applyTheme(root: ThemeRoot, choice: ThemeChoice): void {
   else root.setAttribute('data-theme', choice);
 }
 
+/**
+ * The scheme the page is painted in: an explicit choice wins, System follows the device. Parts
+ * that paint themselves outside the stylesheet (CodeMirror's theme) read this, not the media query.
+ */
+export function resolvedScheme(choice: ThemeChoice, systemPrefersDark: boolean): 'light' | 'dark' {
+  if (choice === 'system') return systemPrefersDark ? 'dark' : 'light';
+  return choice;
+}
+
 export interface ThemeState {
   choice: ThemeChoice;
   /** Applies the choice at once and remembers it for the next visit. */

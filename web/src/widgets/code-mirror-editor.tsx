@@ -1,7 +1,7 @@
 // Loaded lazily (React.lazy in code-editor.tsx): CodeMirror stays out of the first page.
 import CodeMirror, { EditorState, EditorView, keymap, Prec, type Extension } from '@uiw/react-codemirror';
 import { useLayoutEffect, useMemo, useRef } from 'react';
-import { useMediaQuery } from '../hooks/use-media-query';
+import { useColorScheme } from '../hooks/use-theme';
 
 export interface CodeMirrorEditorProps {
   value: string;
@@ -48,7 +48,8 @@ export default function CodeMirrorEditor({
   onSubmitShortcut,
   autoFocus,
 }: CodeMirrorEditorProps) {
-  const dark = useMediaQuery('(prefers-color-scheme: dark)');
+  // Settings' explicit Light/Dark wins over the device's scheme, as it does for the stylesheet.
+  const scheme = useColorScheme();
   // The keymap is built once; it calls the latest handler through this ref.
   const submitRef = useRef(onSubmitShortcut);
   useLayoutEffect(() => {
@@ -93,7 +94,7 @@ export default function CodeMirrorEditor({
       onChange={onChange}
       extensions={extensions}
       basicSetup={basicSetup}
-      theme={dark ? 'dark' : 'light'}
+      theme={scheme}
       minHeight="12rem"
       maxHeight="28rem"
       autoFocus={autoFocus}

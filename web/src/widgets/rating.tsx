@@ -66,10 +66,8 @@ export function Rating({ widget, disabled, autoFocus, onSubmit }: WidgetInputPro
           );
         })}
       </div>
-      <p className="rating-ends" aria-hidden="true">
-        <span>{labels?.[String(min)] ?? ''}</span>
-        <span>{labels?.[String(max)] ?? ''}</span>
-      </p>
+      {/* No second row with the ends' labels: each label stands under its own point (issue 25:
+          the survey showed them twice, the lower row out of line with the points). */}
       <div className="widget-actions">
         <SubmitButton disabled={disabled} missing={selected === null ? 'Choose a value to submit.' : null}>
           Submit

@@ -8,7 +8,7 @@ import { createMemoryStorage } from '../storage/memory-storage';
 import { sessionTypeCatalog } from '../session-type-states';
 import type { Storage } from '../storage/storage';
 import { surveyModule } from './survey-module';
-import { nextQuestionId } from './survey-rules';
+import { nextQuestionId, surveyProgress } from './survey-rules';
 
 const survey: SurveyContent = SurveyContentSchema.parse({
   title: 'Workshop',
@@ -51,6 +51,33 @@ describe('skip rules (SPEC §4.5)', () => {
   });
 });
 
+// Issue 25: "Question 5 of 6" on the last question, then "5 answered" — the total counted the
+// questions of the branch not taken. The count follows the respondent's path instead.
+describe('progress on the respondent\'s path', () => {
+  const state = (current: string | null, answers: Array<{ questionId: string; skipped?: boolean }>) =>
+    surveyProgress({ type: 'survey', surveyId: 'workshop', survey, current, answers: answers.map(({ questionId, skipped }) => ({ questionId, answer: skipped ? null : { value: 3 }, text: skipped ? null : '3 of 5' })) });
+
+  it('counts the questions met and those still ahead, so the last one is N of N and the summary adds up to N', () => {
+    // Ahead of the first: useful, again, why-not (no rule holds whatever the answer).
+    expect(state('useful', [])).toMatchObject({ question: 1, totalQuestions: 3 });
+    expect(state('again', [{ questionId: 'useful' }])).toMatchObject({ question: 2, totalQuestions: 3 });
+    // A low rating jumped over "again": two questions on this path.
+    expect(state('why-not', [{ questionId: 'useful' }])).toMatchObject({ question: 2, totalQuestions: 2 });
+    expect(state(null, [{ questionId: 'useful' }, { questionId: 'why-not', skipped: true }])).toEqual({ surveyId: 'workshop', question: 2, totalQuestions: 2, required: false, answered: 1, skipped: 1 });
+  });
+
+  it('takes a skip rule that holds for every answer (the shipped survey\'s last rating ends it): its last question is N of N', () => {
+    const ending = SurveyContentSchema.parse({
+      title: 'Ending',
+      questions: [
+        { id: 'score', kind: 'rating', prompt: 'Score?', min: 0, max: 10, skip: [{ when: { atLeast: 0 }, goTo: 'end' }] },
+        { id: 'other-branch', kind: 'free_text', prompt: 'Only reached by a jump', required: false },
+      ],
+    });
+    expect(surveyProgress({ type: 'survey', surveyId: 'ending', survey: ending, current: 'score', answers: [] })).toMatchObject({ question: 1, totalQuestions: 1 });
+  });
+});
+
 describe('SurveyRoom', () => {
   it('answers are stored before the next question; a new room picks up an answer whose next question was never presented', async () => {
     const first = module().openRoom(sessionId, () => {});
@@ -77,7 +104,8 @@ describe('SurveyRoom', () => {
     // A rating of 1 (≤ 2) jumps to the free-text question.
     expect(next).toMatchObject({ kind: 'free_text', props: { prompt: 'What would make it better?' } });
     const state = resumed.events.flatMap((event) => (event.type === 'state_update' ? [event.payload.state] : [])).at(-1)!;
-    expect(state.survey).toEqual({ surveyId: 'workshop', question: 3, totalQuestions: 3, required: false, answered: 1, skipped: 0 });
+    // Counted on the respondent's path (issue 25): the second question they meet, and the last.
+    expect(state.survey).toEqual({ surveyId: 'workshop', question: 2, totalQuestions: 2, required: false, answered: 1, skipped: 0 });
   });
 
   it('a chat message answers nothing: a required question stays, with a fixed line; `skip` skips only an optional one', async () => {
@@ -100,7 +128,8 @@ describe('SurveyRoom', () => {
     expect(complete?.type === 'session_complete' && complete.payload.summary.survey).toEqual({
       surveyId: 'workshop',
       title: 'Workshop',
-      totalQuestions: 3,
+      // The two questions this path met: answered and skipped add up to the total (issue 25).
+      totalQuestions: 2,
       answered: 1,
       skipped: 1,
       finished: true,

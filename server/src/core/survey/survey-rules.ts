@@ -61,6 +61,43 @@ export function nextQuestionId(survey: SurveyContent, questionId: string, answer
   return survey.questions[position]?.id ?? null;
 }
 
+/** Whether a skip condition holds whatever the respondent answers (a rating `atLeast` its minimum). */
+function holdsForEveryAnswer(question: SurveyQuestion, when: SkipCondition): boolean {
+  switch (question.kind) {
+    case 'multiple_choice':
+      return 'equals' in when && question.options.every((option) => option === when.equals);
+    case 'rating':
+      if ('equals' in when) return question.min === question.max && when.equals === question.min;
+      if ('atMost' in when) return when.atMost >= question.max;
+      return when.atLeast <= question.min;
+    case 'free_text':
+      return false;
+    default: {
+      const unreachable: never = question;
+      throw new Error(`unknown question ${JSON.stringify(unreachable)}`);
+    }
+  }
+}
+
+/**
+ * How many questions the respondent still meets from `questionId` (itself included), on the
+ * path its answers so far have chosen: the questions in order, with every skip rule that holds
+ * whatever the answer taken. Issue 25: "Question 5 of 6" then "5 answered" — the total was every
+ * question of the survey, those on the other branch too.
+ */
+export function questionsAhead(survey: SurveyContent, questionId: string): number {
+  let count = 0;
+  let id: string | null = questionId;
+  // Skips only go forward, so the walk ends; the bound is a guard all the same.
+  while (id !== null && count < survey.questions.length) {
+    count += 1;
+    const { question, position } = questionOf(survey, id);
+    const always = question.skip.find((rule) => holdsForEveryAnswer(question, rule.when));
+    id = always ? (always.goTo === surveyEnd ? null : always.goTo) : (survey.questions[position]?.id ?? null);
+  }
+  return count;
+}
+
 /** The widget a question is presented as: its prompt and choices verbatim. */
 export function questionWidget(question: SurveyQuestion): WidgetRequest {
   switch (question.kind) {
@@ -85,9 +122,9 @@ export function questionToolCallId(questionId: string): string {
 // The polite lines (SPEC §4.5: "at most a polite transition"): fixed text, never a judgement of an answer.
 
 export function openingLine(survey: SurveyContent): string {
-  const count = survey.questions.length;
+  const count = questionsAhead(survey, survey.questions[0]!.id);
   const intro = `Welcome to “${survey.title}”.${survey.description ? ` ${survey.description}` : ''}`;
-  return `${intro} There ${count === 1 ? 'is one question' : `are up to ${count} questions`}; answer each one below. Question 1 of ${count}.`;
+  return `${intro} Answer each question below. Question 1 of ${count}.`;
 }
 
 const thanks = ['Thank you.', 'Thanks — noted.', 'Got it, thank you.'];
@@ -105,17 +142,20 @@ export function chatRedirect(question: SurveyQuestion): string {
     : `This survey is answered through the question above — please give your answer there, or send “${skipCommand}” to skip this one.`;
 }
 
-/** What the respondent sees of their progress: question n of N, whether it may be skipped. */
+/**
+ * What the respondent sees of their progress: question n of N counted on their own path (the
+ * questions done, then those still ahead), so the last question is "N of N" and the summary's
+ * answered and skipped add up to N; whether the question on screen may be skipped.
+ */
 export function surveyProgress(state: SurveySessionState): SurveyProgress {
-  const total = state.survey.questions.length;
+  const done = state.answers.length;
   const skipped = state.answers.filter((record) => record.answer === null).length;
-  const base = { surveyId: state.surveyId, totalQuestions: total, answered: state.answers.length - skipped, skipped };
+  const base = { surveyId: state.surveyId, answered: done - skipped, skipped };
   if (state.current !== null) {
-    const { question, position } = questionOf(state.survey, state.current);
-    return { ...base, question: position, required: question.required };
+    const { question } = questionOf(state.survey, state.current);
+    return { ...base, question: done + 1, totalQuestions: done + questionsAhead(state.survey, state.current), required: question.required };
   }
-  const last = state.answers.at(-1);
-  return { ...base, question: last ? questionOf(state.survey, last.questionId).position : 1, required: false };
+  return { ...base, question: Math.max(1, done), totalQuestions: Math.max(1, done), required: false };
 }
 
 export function answerView(state: SurveySessionState, record: SurveyAnswerRecord) {

@@ -8,7 +8,7 @@ export interface RetentionChartPoint {
   /** Desired retention, in percent. */
   percent: number;
   reviewsPerDay: number;
-  /** Share of the points still remembered at the end of the horizon, in percent. */
+  /** Share of the points remembered on an average day of the horizon, in percent. */
   retainedPercent: number;
 }
 
@@ -39,7 +39,7 @@ export default function RetentionChart({ data, selected }: { data: RetentionChar
             labelFormatter={(label) => `Desired retention ${String(label)}%`}
             formatter={(value, name, item) =>
               name === 'Reviews per day'
-                ? [`${formatPerDay(Number(value))} (remember ${String((item.payload as RetentionChartPoint).retainedPercent)}% at the end)`, name]
+                ? [`${formatPerDay(Number(value))} (remember ${String((item.payload as RetentionChartPoint).retainedPercent)}% on an average day)`, name]
                 : [String(value), String(name)]
             }
           />
