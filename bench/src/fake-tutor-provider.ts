@@ -16,8 +16,6 @@
  */
 import type { ConversationMessage, EvaluationInput, EvaluationResult, SafetyVerdict, TutorEvent, TutorInput, TutorProvider } from '../../server/src/core/provider';
 import { epochNow } from './clock';
-import { createOfflineLearningTutor } from '../../server/src/core/learning/offline-learning-tutor';
-import { createOfflineThoughtPartner } from '../../server/src/core/thought/offline-thought-partner';
 
 export const latencyProfileNames = ['zero', 'realistic'] as const;
 export type LatencyProfileName = (typeof latencyProfileNames)[number];
@@ -129,9 +127,7 @@ export function createBenchProvider(initial: LatencyProfile): BenchProvider {
 
   return {
     name: 'offline',
-    // The benchmark measures recall turns; learning sessions run the offline learning tutor.
-    learning: createOfflineLearningTutor(),
-    thought: createOfflineThoughtPartner(),
+    // The benchmark measures recall turns; with no `models`, learning and thought sessions run their offline tutor and partner.
     setProfile(next) {
       profile = next;
     },

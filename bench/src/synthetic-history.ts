@@ -6,7 +6,7 @@
  * sessions would have left. Runs inside the server child, before the measured runs.
  */
 import { uuidGenerator } from '../../server/src/core/ports';
-import { defaultSchedulerSettings } from '../../server/src/core/recall/fsrs';
+import { defaultSchedulerSettings } from '../../server/src/core/scheduler/fsrs';
 import { syntheticReviewLog, syntheticTrueWeights } from '../../server/src/core/scheduler/synthetic-log';
 import { writeHistory } from '../../server/src/core/scheduler/write-history';
 import type { Storage } from '../../server/src/core/storage/storage';

@@ -20,10 +20,11 @@ import type { ModelBudget } from './core/limits/model-budget';
 import { systemClock, uuidGenerator, type Clock, type Logger } from './core/ports';
 import type { TutorProvider } from './core/provider';
 import { SessionHub } from './core/session/session-hub';
-import { createSessionModules } from './core/session-modules';
+import { createSessionModules, type SessionModulesDeps } from './core/session-modules';
 import { sessionTypeCatalog } from './core/session-type-states';
 import type { Storage } from './core/storage/storage';
 import { openReadOnlyDatabase, type Database } from './db/database';
+import { openPostgresStorage } from './db/postgres/postgres-storage';
 import { openSqliteStorage } from './db/sqlite-storage';
 import { providerFactories } from './llm/provider-registry';
 import { noRouteMessage, registerRoutes } from './http/routes';
@@ -51,6 +52,11 @@ export interface ServerOverrides {
   clock?: Clock;
   /** Assessment blueprints; by default loaded from server/blueprints (an invalid file stops the start). */
   catalog?: Catalog;
+  /**
+   * Deps for the session types' modules in place of the server's own — for tests, e.g. a scripted
+   * fake of a type's model port (`learningTutor`) instead of the one the registry builds from the provider.
+   */
+  sessionDeps?: Partial<SessionModulesDeps>;
 }
 
 export interface RunningServer {
@@ -85,7 +91,7 @@ export function createProvider(config: Config, storage: Storage, logger: Logger,
       storage
         .transaction(async (tx) => {
           // The learner is stored with the call, so deleting the session does not give its tokens back.
-          const learnerId = record.sessionId ? ((await tx.sessions.get(record.sessionId))?.learnerId ?? null) : null;
+          const learnerId = record.learnerId ?? (record.sessionId ? ((await tx.sessions.get(record.sessionId))?.learnerId ?? null) : null);
           await tx.llmCalls.add({
             id: crypto.randomUUID(),
             sessionId: record.sessionId,
@@ -117,7 +123,8 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
     level: config.logLevel,
     redact: { paths: ['req.headers.authorization', 'password', '*.password', 'token'], censor: '[redacted]' },
   });
-  const storage = openSqliteStorage(config.databaseFile, sessionTypeCatalog);
+  // DATABASE_URL: PostgreSQL (migrated at start, SPEC §11); unset: the SQLite file in the data folder.
+  const storage = config.databaseUrl ? await openPostgresStorage(config.databaseUrl, sessionTypeCatalog) : openSqliteStorage(config.databaseFile, sessionTypeCatalog);
   const clock = overrides.clock ?? systemClock;
   // One budget per learner for every operation that calls a model, plus the day's tokens read from llm_calls (SPEC §8).
   const modelBudget = new LearnerModelBudget(
@@ -144,6 +151,7 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
     logger: logger as unknown as Logger,
     socketGraceMs: config.socketGraceMs,
     modelBudget,
+    ...overrides.sessionDeps,
   });
   const hub = new SessionHub(modules);
   const learners = new LearnerService(storage);
@@ -188,7 +196,13 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
   const transfer = new SetTransferService(storage, recallSets, readApkg);
   // "Run examples" on code items: the sandbox's per-learner queue plus a per-learner budget of runs.
   const codeRuns = new CodeRunService({ storage, runner: sandbox, clock, budget: { limit: config.codeRunRateLimit, windowMs: 60_000 } });
-  registerRoutes(app, { tokens, account: new AccountService(storage), transfer, clock, hub, limits, modelBudget, learners, recallSets, sessions, tutor: provider.name, version, catalog, studyPlans, agentLogs, scheduler, progress, surveys, connections: sockets, codeRuns });
+  // With a model, documents are proposed by it, under a daily cap counted from llm_calls (SPEC §4.7).
+  const documents = {
+    ...(provider.models ? { models: provider.models } : {}),
+    documentDailyTokens: config.documentDailyTokens,
+    tokensUsedSince: (learnerId: string, since: Date, purpose: string) => storage.read((reader) => reader.llmCalls.tokensUsedSince(learnerId, since, purpose)),
+  };
+  registerRoutes(app, { tokens, account: new AccountService(storage), transfer, clock, hub, limits, modelBudget, learners, recallSets, sessions, tutor: provider.name, version, catalog, studyPlans, agentLogs, scheduler, progress, surveys, connections: sockets, codeRuns, documents });
 
   if (config.webDist && existsSync(path.join(config.webDist, 'index.html'))) {
     await app.register(fastifyStatic, { root: path.resolve(config.webDist), wildcard: false });
@@ -223,6 +237,7 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
     port,
     storage,
     get database() {
+      if (config.databaseUrl) throw new Error('server.database inspects the SQLite file; this server stores on PostgreSQL (DATABASE_URL)');
       inspection ??= openReadOnlyDatabase(config.databaseFile);
       return inspection;
     },

@@ -19,7 +19,7 @@ import {
   type StudyPlanList,
   type SubtopicProgress,
 } from '@tutorloop/shared';
-import { newCard, type CardRecord, type RatingName } from '../src/core/recall/fsrs';
+import { newCard, type CardRecord, type RatingName } from '../src/core/scheduler/fsrs';
 import { storedItem, storedResponse } from './storage-contract/fixtures';
 import { startTestServer, type TestServer } from './helpers/test-server';
 

@@ -5,6 +5,7 @@
 export * from './account';
 export * from './agent-logs';
 export * from './assessment';
+export * from './cloze';
 export * from './errors';
 export * from './import';
 export * from './json-guard';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AssessmentProgress, AssessmentResults } from './assessment';
+import { ClozeProgress, ClozeSummary } from './cloze';
 import { LearningProgress, LearningSummary } from './learning';
 import { SurveyProgress, SurveySessionSummary } from './survey';
 import { ThoughtProgress, thoughtTopicMaxLength, ThoughtSessionSummary } from './thought';
@@ -37,6 +38,8 @@ export const sessionTypeTable = {
   },
   /** (SPEC §4.5) Progress: question n of N, and whether it may be skipped. Summary: the respondent's own answers. */
   survey: { create: { surveyId: z.string().min(1) }, progress: SurveyProgress, summary: SurveySessionSummary },
+  /** (SPEC §4.6) Progress: points done of the total, the try on screen, right answers. Summary: each point's tries and rating. */
+  cloze: { create: { recallSetId: z.string().min(1) }, progress: ClozeProgress, summary: ClozeSummary },
 } satisfies Record<string, SessionTypeRow>;
 type SessionTypeTable = typeof sessionTypeTable;
 

@@ -12,7 +12,7 @@
  * so the server needs no test-only route. Prints `{ recallSetId, reviewCount }` as JSON.
  */
 import { uuidGenerator } from '../../../server/src/core/ports';
-import { defaultSchedulerSettings } from '../../../server/src/core/recall/fsrs';
+import { defaultSchedulerSettings } from '../../../server/src/core/scheduler/fsrs';
 import { sessionTypeCatalog } from '../../../server/src/core/session-type-states';
 import { syntheticReviewLog, syntheticTrueWeights } from '../../../server/src/core/scheduler/synthetic-log';
 import { writeHistory } from '../../../server/src/core/scheduler/write-history';

@@ -14,7 +14,7 @@ const core = path.dirname(fileURLToPath(import.meta.url));
 const server = path.resolve(core, '..');
 
 /** One folder per session type; `session/` holds what they share and imports none of them. */
-const sessionTypeFolders = ['recall', 'assessment-session', 'learning', 'thought', 'survey'];
+const sessionTypeFolders = ['recall', 'assessment-session', 'learning', 'thought', 'survey', 'cloze'];
 const ioPackages = ['ws', 'fastify', 'drizzle-orm', 'better-sqlite3', '@anthropic-ai/sdk', 'openai'];
 const testLibraries = ['vitest', '@playwright/test', 'fast-check'];
 
@@ -43,6 +43,21 @@ function coreFolderOf(file: string): string | null {
 
 const isPackage = (specifier: string, name: string) => specifier === name || specifier.startsWith(`${name}/`);
 
+/**
+ * Every folder the registry (core/session-modules.ts) builds a module from, besides the shared
+ * machinery: a session type added there is held to the type-free checks below without editing
+ * this file.
+ */
+const registeredTypeFolders = [
+  ...new Set(
+    importsOf(path.join(core, 'session-modules.ts'))
+      .filter((specifier) => specifier.startsWith('./') && specifier.slice(2).includes('/'))
+      .map((specifier) => specifier.slice(2).split('/')[0]!)
+      .filter((folder) => folder !== 'session'),
+  ),
+];
+const typeFolders = [...new Set([...sessionTypeFolders, ...registeredTypeFolders])];
+
 describe('core boundaries', () => {
   const files = sourceFiles(core);
 
@@ -54,11 +69,11 @@ describe('core boundaries', () => {
   it('never imports one session type from another, nor a session type from the shared machinery', () => {
     const crossings = files.flatMap((file) => {
       const from = coreFolderOf(file);
-      if (from === null || !(sessionTypeFolders.includes(from) || from === 'session')) return [];
+      if (from === null || !(typeFolders.includes(from) || from === 'session')) return [];
       return importsOf(file)
         .filter((specifier) => specifier.startsWith('.'))
         .map((specifier) => ({ from, to: coreFolderOf(path.resolve(path.dirname(file), specifier)), file: path.relative(core, file), specifier }))
-        .filter(({ from: source, to }) => to !== null && to !== source && sessionTypeFolders.includes(to));
+        .filter(({ from: source, to }) => to !== null && to !== source && typeFolders.includes(to));
     });
     expect(crossings).toEqual([]);
   });
@@ -91,20 +106,28 @@ describe('core boundaries', () => {
     expect(support).toEqual([]);
   });
 
-  it('keeps storage and its adapters free of session types: no type folder imported, no type named in a comparison (issue 23)', () => {
-    // The registry (core/session-type-states.ts) hands storage the types' schemas and snapshot
-    // needs, so a new type never touches these folders. llm/ is not held to this yet: the
-    // learning and thought requests still build on their types' ports (see ARCHITECTURE.md).
-    const typeFree = [path.join(core, 'storage'), path.join(server, 'db')];
+  it('reads the session type folders from the registry', () => {
+    expect(registeredTypeFolders).toEqual(expect.arrayContaining(['recall', 'assessment-session', 'learning', 'thought', 'survey']));
+    const folders = new Set(files.map(coreFolderOf));
+    for (const folder of registeredTypeFolders) expect(folders.has(folder)).toBe(true);
+  });
+
+  it('keeps storage, llm/ and the provider port free of session types: no type folder imported, no type named in a comparison (issue 23)', () => {
+    // The registries (core/session-modules.ts, core/session-type-states.ts) hand storage the
+    // types' schemas and snapshot needs and build each type's model port in its own folder, so
+    // a new type never touches these files.
+    const typeFree = [path.join(core, 'storage'), path.join(server, 'db'), path.join(server, 'llm')];
+    const providerPort = [path.join(core, 'provider.ts'), path.join(core, 'offline', 'offline-provider.ts')];
     const typeNames = SessionType.options.join('|');
     const typeComparison = new RegExp(`\\btype\\s*[!=]==?\\s*['"](?:${typeNames})['"]|['"](?:${typeNames})['"]\\s*[!=]==?\\s*[\\w.?]*\\btype\\b`);
-    const scanned = typeFree.flatMap(sourceFiles);
-    expect(scanned.length).toBeGreaterThan(20);
+    const scanned = [...typeFree.flatMap(sourceFiles), ...providerPort];
+    expect(scanned.length).toBeGreaterThan(40);
+    expect(scanned.filter((file) => file.startsWith(`${path.join(server, 'llm')}${path.sep}`)).length).toBeGreaterThan(10);
     const imports = scanned.flatMap((file) =>
       importsOf(file)
         .filter((specifier) => specifier.startsWith('.'))
         .map((specifier) => ({ file: path.relative(server, file), specifier, to: coreFolderOf(path.resolve(path.dirname(file), specifier)) }))
-        .filter(({ to }) => to !== null && sessionTypeFolders.includes(to)),
+        .filter(({ to }) => to !== null && typeFolders.includes(to)),
     );
     expect(imports).toEqual([]);
     const comparisons = scanned.flatMap((file) =>

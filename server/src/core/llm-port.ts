@@ -64,6 +64,8 @@ export interface LlmRequest {
   purpose: LlmPurpose;
   /** Recorded with the call (`llm_calls.session_id`) when known. */
   sessionId?: string;
+  /** The learner a call outside a session is made for (a document's proposals), recorded with it. */
+  learnerId?: string;
   model: string;
   system: LlmSystemBlock[];
   messages: LlmMessage[];
@@ -168,6 +170,8 @@ export type { LlmCallOutcome } from './storage/llm-calls';
 export interface LlmCallRecord {
   purpose: LlmPurpose;
   sessionId: string | null;
+  /** `LlmRequest.learnerId`, when the request named its learner (calls outside a session). */
+  learnerId?: string;
   /** The transport that made the request (`LlmTransport.provider`). */
   provider: ProviderName;
   model: string;
@@ -192,3 +196,16 @@ export interface LlmCallRecord {
  * `llm_calls` row). It should not throw; if it does, the call goes on and the error is logged.
  */
 export type LlmCallRecorder = (record: LlmCallRecord) => void;
+
+/** The text of a plain reply (its text blocks, joined and trimmed). */
+export function responseText(response: LlmResponse): string {
+  return response.content
+    .map((block) => (block.type === 'text' ? block.text : ''))
+    .join('')
+    .trim();
+}
+
+/** A call's tokens as a session's agent log counts them: cache reads and writes are input too. */
+export function countedUsage(response: LlmResponse): { inputTokens: number; outputTokens: number } {
+  return { inputTokens: response.usage.inputTokens + response.usage.cacheReadTokens + response.usage.cacheWriteTokens, outputTokens: response.usage.outputTokens };
+}

@@ -9,8 +9,6 @@
  * first tool call of a reply (widget or mode change) is considered (session-room.ts).
  */
 import type { ProviderName, SessionMode, Widget } from '@tutorloop/shared';
-import type { LearningTutor } from './learning/learning-port';
-import type { ThoughtPartner } from './thought/thought-port';
 import type { LlmClient } from './llm-port';
 
 /**
@@ -158,12 +156,12 @@ export type SafetyVerdict = { safe: true } | { safe: false; reason: string };
 export interface TutorProvider {
   /** Which provider this is (shared/src/providers.ts); `GET /api/health` reports it. */
   readonly name: ProviderName;
-  /** The models a session type may call itself; absent for the offline provider. */
+  /**
+   * The models a session type may call itself; absent for the offline provider. A type that
+   * makes calls of its own builds its port from these in its folder (`core/<type>/<type>-model.ts`),
+   * so this port names no session type.
+   */
   readonly models?: ModelAccess;
-  /** The learning session's master tutor, welcome and post-completion calls (SPEC §4.4). */
-  readonly learning: LearningTutor;
-  /** The thought session's Socratic partner and summariser (SPEC §4.5). */
-  readonly thought: ThoughtPartner;
   /** The batch evaluator: which unchecked points the latest learner message shows (raw; the engine normalises). */
   evaluate(input: EvaluationInput, signal: AbortSignal): Promise<RawEvaluation>;
   /**

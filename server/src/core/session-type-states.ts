@@ -14,6 +14,7 @@
 import { z } from 'zod';
 import type { SessionType } from '@tutorloop/shared';
 import { AssessmentSessionState, assessmentSnapshotNeeds } from './assessment-session/assessment-state';
+import { ClozeSessionState, clozeSnapshotNeeds } from './cloze/cloze-state';
 import { LearningSessionState, learningSnapshotNeeds } from './learning/learning-state';
 import { RecallSessionState, recallSnapshotNeeds } from './recall/recall-state';
 import type { SessionTypeCatalog } from './storage/session-type-state';
@@ -21,7 +22,7 @@ import { SurveySessionState, surveySnapshotNeeds } from './survey/survey-state';
 import { ThoughtSessionState, thoughtSnapshotNeeds } from './thought/thought-state';
 
 /** Every session type's state, keyed on `type`. */
-export const SessionTypeState = z.discriminatedUnion('type', [RecallSessionState, AssessmentSessionState, LearningSessionState, ThoughtSessionState, SurveySessionState]);
+export const SessionTypeState = z.discriminatedUnion('type', [RecallSessionState, AssessmentSessionState, LearningSessionState, ThoughtSessionState, SurveySessionState, ClozeSessionState]);
 export type SessionTypeState = z.infer<typeof SessionTypeState>;
 
 /** The state of one session type. */
@@ -35,6 +36,7 @@ const coversEverySessionType: Record<SessionType, true> = {
   learning: true,
   thought: true,
   survey: true,
+  cloze: true,
 } satisfies Record<SessionTypeState['type'], true>;
 void coversEverySessionType;
 
@@ -51,5 +53,6 @@ export const sessionTypeCatalog: SessionTypeCatalog = {
     learning: learningSnapshotNeeds,
     thought: thoughtSnapshotNeeds,
     survey: surveySnapshotNeeds,
+    cloze: clozeSnapshotNeeds,
   },
 };

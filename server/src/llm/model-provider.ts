@@ -10,6 +10,8 @@
  *   shared props schemas (an invalid one is logged and dropped, the text stays), each mode
  *   tool call a `mode` event. Which of them applies (one per reply) is the engine's call.
  * - checkSafety: the evaluator model with a forced `safety_verdict` call.
+ * - models: the client and model names, for a session type that builds its own calls in its
+ *   folder (`core/<type>/<type>-model.ts`); nothing in llm/ knows a session type.
  *
  * Failures propagate (as `LlmError`s): the engine turns a failed evaluation into an empty
  * result, a failed reply into an `error` event, a failed safety check into "safe".
@@ -17,12 +19,9 @@
 import type { ProviderName } from '@tutorloop/shared';
 import { silentLogger, type Logger } from '../core/ports';
 import type { EvaluationInput, RawEvaluation, SafetyVerdict, TutorEvent, TutorInput, TutorProvider } from '../core/provider';
-import type { LearningTutor } from '../core/learning/learning-port';
 import { buildEvaluatorRequest, evaluationToolName } from './evaluator-request';
-import { buildMasterTurnRequest, buildPostCompletionRequest, buildWelcomeRequest, readMasterTurn, replyText } from './learning-request';
 import type { LlmClient, LlmResponse } from './llm-client';
 import { buildSafetyRequest, readSafetyVerdict } from './safety-request';
-import { createModelThoughtPartner } from './thought-request';
 import { buildTutorRequest } from './tutor-request';
 import { modeFromToolCall, widgetFromToolCall } from './tutor-tools';
 
@@ -50,29 +49,6 @@ function rawEvaluation(response: LlmResponse): RawEvaluation {
   return response.content.map((block) => (block.type === 'text' ? block.text : '')).join('');
 }
 
-/**
- * The learning session's calls (SPEC §4.4) on the tutor model: the master tutor (forced
- * `tutor_turn` tool, non-streamed; the engine validates its input), the welcome and the
- * post-completion reply (plain text).
- */
-export function createModelLearningTutor(client: LlmClient, tutorModel: string): LearningTutor {
-  const usageOf = (response: LlmResponse) => ({ inputTokens: response.usage.inputTokens + response.usage.cacheReadTokens + response.usage.cacheWriteTokens, outputTokens: response.usage.outputTokens });
-  return {
-    async masterTurn(input, signal) {
-      const response = await client.complete(buildMasterTurnRequest(input, tutorModel), signal);
-      return { output: readMasterTurn(response), usage: usageOf(response), model: tutorModel };
-    },
-    async welcome(input, signal) {
-      const response = await client.complete(buildWelcomeRequest(input, tutorModel), signal);
-      return { output: replyText(response), usage: usageOf(response), model: tutorModel };
-    },
-    async postCompletion(input, signal) {
-      const response = await client.complete(buildPostCompletionRequest(input, tutorModel), signal);
-      return { output: replyText(response), usage: usageOf(response), model: tutorModel };
-    },
-  };
-}
-
 export function createModelProvider(options: ModelProviderOptions): TutorProvider {
   const { client, tutorModel, evaluatorModel } = options;
   const safetyModel = options.safetyModel ?? evaluatorModel;
@@ -81,8 +57,6 @@ export function createModelProvider(options: ModelProviderOptions): TutorProvide
   return {
     name: options.name,
     models: { client, tutorModel, evaluatorModel },
-    learning: createModelLearningTutor(client, tutorModel),
-    thought: createModelThoughtPartner(client, { tutorModel, summaryModel: evaluatorModel }),
 
     async evaluate(input: EvaluationInput, signal: AbortSignal): Promise<RawEvaluation> {
       // The forced tool lists the ids on offer: with none there is no valid request to make.

@@ -8,7 +8,7 @@
 import { fork } from 'node:child_process';
 import { setPriority } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { defaultWeights } from '../core/recall/fsrs';
+import { defaultWeights } from '../core/scheduler/fsrs';
 import type { OptimizeResult, ParameterOptimizer, TrainingItem } from '../core/scheduler/optimizer-port';
 
 type WorkerMessage =

@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { seededIds } from '../core/session/test-support';
-import { defaultSchedulerSettings, defaultWeights, replayHistory, reviewCard, type HistoryReview } from '../core/recall/fsrs';
+import { defaultSchedulerSettings, defaultWeights, replayHistory, reviewCard, type HistoryReview } from '../core/scheduler/fsrs';
 import { historyPageCards, optimizeLearner } from '../core/scheduler/optimize-learner';
 import { syntheticReviewLog, syntheticTrueWeights } from '../core/scheduler/synthetic-log';
 import { trainingItems } from '../core/scheduler/training-items';

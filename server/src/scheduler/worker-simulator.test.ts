@@ -4,7 +4,7 @@
  * serving thread stays free: its timers keep firing during the simulation.
  */
 import { describe, expect, it } from 'vitest';
-import { defaultSchedulerSettings, replayHistory } from '../core/recall/fsrs';
+import { defaultSchedulerSettings, replayHistory } from '../core/scheduler/fsrs';
 import { simulateRetentions, type SimulationInput } from '../core/scheduler/simulate';
 import { syntheticReviewLog, syntheticTrueWeights } from '../core/scheduler/synthetic-log';
 import { createWorkerSimulator } from './worker-simulator';

@@ -2,7 +2,7 @@
 import type { CardList, RecallSetDetail, RecallSetSummary, UpdateRecallSetBody } from '@tutorloop/shared';
 import { parseImport } from '../core/recall-sets/import-text';
 import { countStatuses, schedulePoints, type ScheduledPoint } from '../core/scheduler/point-schedule';
-import type { SchedulerSettings } from '../core/recall/fsrs';
+import type { SchedulerSettings } from '../core/scheduler/fsrs';
 import type { StoredCard } from '../core/storage/cards';
 import { loadSchedulerSettings } from '../core/scheduler/learner-settings';
 import type { StorageReader } from '../core/storage/storage';

@@ -5,7 +5,7 @@
  */
 import type { SchedulerRunView, SchedulerStatus, SimulateBody, SimulationResponse } from '@tutorloop/shared';
 import type { Clock, IdGenerator, Logger } from '../core/ports';
-import { defaultWeights } from '../core/recall/fsrs';
+import { defaultWeights } from '../core/scheduler/fsrs';
 import { loadSchedulerSettings } from '../core/scheduler/learner-settings';
 import { optimizeLearner } from '../core/scheduler/optimize-learner';
 import { automaticRunDue, optimizationPolicy } from '../core/scheduler/optimization-policy';

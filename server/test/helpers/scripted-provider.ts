@@ -3,8 +3,6 @@
  * point recalled when the latest learner message contains the point's content verbatim
  * (case-insensitive); the tutor streams a scripted reply. Failures and delays are scripted.
  */
-import { createOfflineLearningTutor } from '../../src/core/learning/offline-learning-tutor';
-import { createOfflineThoughtPartner } from '../../src/core/thought/offline-thought-partner';
 import type { EvaluationInput, EvaluationResult, SafetyVerdict, TutorEvent, TutorInput, TutorProvider } from '../../src/core/provider';
 
 export interface ScriptedProvider extends TutorProvider {
@@ -37,10 +35,7 @@ export function createScriptedProvider(): ScriptedProvider {
   let widgetCounter = 0;
   const provider: ScriptedProvider = {
     name: 'offline',
-    // Learning sessions through a scripted provider run the offline learning tutor.
-    learning: createOfflineLearningTutor(),
-    // Thought sessions through a scripted provider run the offline thought partner.
-    thought: createOfflineThoughtPartner(),
+    // No `models`: learning and thought sessions through a scripted provider run their types' offline tutor and partner.
     evaluations: [],
     replies: [],
     chunkDelayMs: 0,

@@ -10,7 +10,7 @@ import { parseServerEvent, type AuthResponse, type ClientMessage, type RecallSet
 import { parseConfig } from '../../src/config';
 import type { Clock } from '../../src/core/ports';
 import type { TutorProvider } from '../../src/core/provider';
-import { startServer, type RunningServer } from '../../src/server';
+import { startServer, type RunningServer, type ServerOverrides } from '../../src/server';
 
 export interface TestServer {
   server: RunningServer;
@@ -26,11 +26,17 @@ export interface TestServer {
 
 let userCounter = 0;
 
-export async function startTestServer(options: { provider?: TutorProvider; clock?: Clock; env?: Record<string, string>; dataDir?: string } = {}): Promise<TestServer> {
+export async function startTestServer(
+  options: { provider?: TutorProvider; clock?: Clock; env?: Record<string, string>; dataDir?: string; sessionDeps?: ServerOverrides['sessionDeps'] } = {},
+): Promise<TestServer> {
   const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), 'tutorloop-test-'));
   const config = parseConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'silent', LLM_PROVIDER: 'offline', WEB_DIST: '', ...options.env });
   if (!config.ok) throw new Error(config.error);
-  const server = await startServer(config.value, { ...(options.provider ? { provider: options.provider } : {}), ...(options.clock ? { clock: options.clock } : {}) });
+  const server = await startServer(config.value, {
+    ...(options.provider ? { provider: options.provider } : {}),
+    ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.sessionDeps ? { sessionDeps: options.sessionDeps } : {}),
+  });
   const url = server.url;
 
   const api: TestServer['api'] = async (method, route, request = {}) => {

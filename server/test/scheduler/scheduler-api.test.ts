@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CardList, SchedulerStatus, SimulationResponse } from '@tutorloop/shared';
 import { uuidGenerator } from '../../src/core/ports';
-import { defaultSchedulerSettings } from '../../src/core/recall/fsrs';
+import { defaultSchedulerSettings } from '../../src/core/scheduler/fsrs';
 import { syntheticReviewLog, syntheticTrueWeights } from '../../src/core/scheduler/synthetic-log';
 import { writeHistory } from '../../src/core/scheduler/write-history';
 import { startTestServer, type TestServer } from '../helpers/test-server';

@@ -5,7 +5,7 @@
  * current conversation leaves the superseded out.
  */
 import { describe, expect, it } from 'vitest';
-import { newCard } from '../../src/core/recall/fsrs';
+import { newCard } from '../../src/core/scheduler/fsrs';
 import type { ContractContext } from './storage-contract';
 import { agentLog, at, seedRecall, studyPlanContent, tutorMessage } from './fixtures';
 

@@ -1,6 +1,6 @@
 /** Contract: learners, recall sets, cards, sessions and checklists round-trip and keep their keys. */
 import { describe, expect, it } from 'vitest';
-import { newCard } from '../../src/core/recall/fsrs';
+import { newCard } from '../../src/core/scheduler/fsrs';
 import type { StoredSession } from '../../src/core/storage/sessions';
 import type { ContractContext } from './storage-contract';
 import { isStorageError } from '../../src/core/storage/storage-error';

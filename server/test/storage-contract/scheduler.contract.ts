@@ -1,6 +1,6 @@
 /** Contract: the scheduler repository — optimisation runs and the review history they learn from (R11). */
 import { describe, expect, it } from 'vitest';
-import type { HistoryReview } from '../../src/core/recall/fsrs';
+import type { HistoryReview } from '../../src/core/scheduler/fsrs';
 import { writeHistory } from '../../src/core/scheduler/write-history';
 import type { StoredSchedulerRun } from '../../src/core/storage/scheduler-runs';
 import type { ContractContext } from './storage-contract';

@@ -1,6 +1,6 @@
 /** Contract: a session snapshot is everything a turn needs, exactly as committed (R8). */
 import { describe, expect, it } from 'vitest';
-import { newCard } from '../../src/core/recall/fsrs';
+import { newCard } from '../../src/core/scheduler/fsrs';
 import type { SessionSnapshot } from '../../src/core/storage/session-snapshot';
 import type { ContractContext } from './storage-contract';
 import { assessmentSession, at, choiceAction, gate, learnerMessage, seedRecall, settle, storedItem, storedResponse, tutorMessage } from './fixtures';

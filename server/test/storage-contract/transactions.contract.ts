@@ -1,6 +1,6 @@
 /** Contract: units of work — atomicity, isolation, dead handles, poisoning, values by copy (U1–U8). */
 import { describe, expect, it } from 'vitest';
-import { newCard } from '../../src/core/recall/fsrs';
+import { newCard } from '../../src/core/scheduler/fsrs';
 import type { Storage, StorageReader, StorageTx } from '../../src/core/storage/storage';
 import type { ContractContext } from './storage-contract';
 import { isStorageError } from '../../src/core/storage/storage-error';

@@ -8,6 +8,7 @@ import { useRecallSetSchedule } from '../hooks/use-recall-set-schedule';
 import { navigate } from '../hooks/use-route';
 import { useStartSession } from '../hooks/use-start-session';
 import { recallSetScheduleStore } from '../services';
+import { setActions } from '../sessions/registry';
 import { scheduleRows, statusCounts } from '../store/schedule';
 
 function plural(count: number, one: string, many: string) {
@@ -59,16 +60,15 @@ export function RecallSetPage({ recallSetId }: { recallSetId: string }) {
               Edit
             </button>
             <ExportSetButtons recallSetId={recallSetId} />
-            <button
-              type="button"
-              className="button primary"
-              onClick={() => void session.start({ type: 'recall', recallSetId })}
-              disabled={session.busy || recallSet.points.length === 0}
-              aria-busy={session.busy}
-              aria-describedby={earlyReview ? 'early-review-note' : recallSet.points.length === 0 ? 'no-points-note' : undefined}
-            >
-              {earlyReview ? 'Review early' : 'Start session'}
-            </button>
+            {/* Each session type that works on a set brings its own start button (the registry's set actions). */}
+            {setActions.map(({ type, Action }) => (
+              <Action
+                key={type}
+                recallSet={{ ...recallSet, pointCount: recallSet.points.length, dueCount: dueNow, newCount }}
+                describedBy={earlyReview ? 'early-review-note' : recallSet.points.length === 0 ? 'no-points-note' : undefined}
+                session={session}
+              />
+            ))}
           </div>
         ) : null}
         {recallSet && recallSet.points.length === 0 ? (

@@ -101,6 +101,12 @@ function SessionView({ sessionId }: { sessionId: string }) {
     navigate({ name: 'session', sessionId: created.value.sessionId });
   }
 
+  async function goBack() {
+    if (!summary || !definition) return;
+    const { backRoute } = definition;
+    navigate(typeof backRoute === 'function' ? await backRoute({ sessionId, summary, getSession: http.getSession }) : backRoute);
+  }
+
   if (fatal && closeReason) {
     return (
       <div className="page narrow">
@@ -132,7 +138,7 @@ function SessionView({ sessionId }: { sessionId: string }) {
     const { Completion } = definition;
     return (
       <div className="page narrow">
-        <Completion summary={summary} startAgain={{ ...review, start: () => void startAgain() }} onBack={() => navigate(definition.backRoute)} />
+        <Completion summary={summary} startAgain={{ ...review, start: () => void startAgain() }} onBack={() => void goBack()} />
         {definition.followUpAfter(summary) ? (
           followUp ? (
             <section className="follow-up" aria-labelledby="follow-up-heading" data-testid="follow-up">

@@ -1,5 +1,6 @@
 import type { SessionType } from '@tutorloop/shared';
 import { assessmentSession } from './assessment/assessment-session';
+import { clozeSession } from './cloze/cloze-session';
 import { learningSession } from './learning/learning-session';
 import { recallSession } from './recall/recall-session';
 import { isKnownSessionType } from './rules';
@@ -19,6 +20,7 @@ export const sessionRegistry: { [K in SessionType]: SessionTypeDefinition } = {
   learning: learningSession,
   thought: thoughtSession,
   survey: surveySession,
+  cloze: clozeSession,
 };
 
 /** The definition of `type`, or null for a type this version of the app does not know — never recall's. */
@@ -29,4 +31,9 @@ export function sessionTypeFor(type: string | null | undefined): SessionTypeDefi
 /** The home page's cards, in registry order. */
 export const homeCards = Object.entries(sessionRegistry).flatMap(([type, definition]) =>
   definition.HomeCard ? [{ type, Card: definition.HomeCard }] : [],
+);
+
+/** The recall set page's start buttons, in registry order. */
+export const setActions = Object.entries(sessionRegistry).flatMap(([type, definition]) =>
+  definition.SetAction ? [{ type, Action: definition.SetAction }] : [],
 );

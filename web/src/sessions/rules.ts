@@ -1,5 +1,6 @@
 import type { SessionType } from '@tutorloop/shared';
 import { assessmentRules } from './assessment/assessment-rules';
+import { clozeRules } from './cloze/cloze-rules';
 import { learningRules } from './learning/learning-rules';
 import { recallRules } from './recall/recall-rules';
 import type { SessionTypeRules } from './session-type';
@@ -17,6 +18,7 @@ export const sessionRules: { [K in SessionType]: SessionTypeRules } = {
   learning: learningRules,
   thought: thoughtRules,
   survey: surveyRules,
+  cloze: clozeRules,
 };
 
 /** True for a type this version of the app knows (a newer server may have more). */

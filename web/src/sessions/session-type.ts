@@ -51,8 +51,11 @@ export interface SessionTypeRules {
   recentDetail(session: SessionHistoryItem): string;
   /** The browser tab's title on the completion screen. */
   resultsTitle(summary: SessionSummary): string;
-  /** Where the completion screen's "Back to …" goes. */
-  backRoute: Route;
+  /**
+   * Where the completion screen's "Back to …" goes: a fixed screen, or one read from the
+   * session (the summary does not name a drill's set; the session's detail does).
+   */
+  backRoute: Route | ((input: StartAgainInput) => Promise<Route>);
   /** The tutor still takes questions after this ending (SPEC §4.4: a completed plan). */
   followUpAfter(summary: SessionSummary): boolean;
   /** What the completion screen's "start again" button creates; null when it has none. */
@@ -88,13 +91,28 @@ export interface CompletionProps {
   onBack(): void;
 }
 
+/** Creates a session and opens it (`useStartSession`); `busy` and `error` belong to the page that shows the buttons. */
+export interface StartSessionRequest {
+  busy: boolean;
+  error: string | null;
+  start(body: CreateSessionBody): Promise<void> | void;
+}
+
 export interface HomeCardProps {
   stats: ProgressStats;
   sets: readonly RecallSetSummary[];
   recent: readonly SessionHistoryItem[];
-  /** Creates a session and opens it (`useStartSession`). */
-  session: { busy: boolean; error: string | null; start(body: CreateSessionBody): Promise<void> | void };
+  session: StartSessionRequest;
   openSession(sessionId: string): void;
+}
+
+export interface SetActionProps {
+  /** The set, with the counts the page shows (its points and what is due now, kept current while it is open). */
+  recallSet: RecallSetSummary;
+  /** The id of the page's note saying why the button is off or what it will do (no points, nothing due), if one shows. */
+  describedBy: string | undefined;
+  /** The page's one request: the error shows under the page heading. */
+  session: StartSessionRequest;
 }
 
 /**
@@ -109,6 +127,8 @@ export interface SessionTypeParts {
   Completion: ComponentType<CompletionProps>;
   /** A card of the home page's first row. */
   HomeCard: ComponentType<HomeCardProps> | null;
+  /** A button of the recall set page's toolbar that starts this type on the set. */
+  SetAction: ComponentType<SetActionProps> | null;
 }
 
 export type SessionTypeDefinition = SessionTypeRules & SessionTypeParts;

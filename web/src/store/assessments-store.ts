@@ -1,6 +1,7 @@
 import { BlueprintSummary, type SessionListItem } from '@tutorloop/shared';
 import { createStore } from 'zustand/vanilla';
 import type { HttpClient } from '../api/http-client';
+import { isAssessmentSession } from '../sessions/assessment/assessment-sessions';
 
 export interface AssessmentsState {
   /** `unavailable`: this server has no assessments (`GET /api/blueprints` is 404). */
@@ -40,7 +41,7 @@ export function createAssessmentsStore(http: Pick<HttpClient, 'listBlueprints' |
     const [blueprints, sessions] = await Promise.all([http.listBlueprints(), http.listSessions()]);
     // The past sessions are a convenience: a failure there leaves the list empty, no error.
     const pastSessions = sessions.ok
-      ? sessions.value.sessions.filter((session) => session.type === 'assessment').sort(newestFirst)
+      ? sessions.value.sessions.filter(isAssessmentSession).sort(newestFirst)
       : [];
     if (blueprints.ok) {
       set({ status: 'ready', blueprints: readableBlueprints(blueprints.value), pastSessions, error: null });

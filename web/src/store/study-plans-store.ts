@@ -1,6 +1,7 @@
 import { StudyPlanSummary, type SessionListItem } from '@tutorloop/shared';
 import { createStore } from 'zustand/vanilla';
 import type { HttpClient } from '../api/http-client';
+import { isLearningSession } from '../sessions/learning/learning-sessions';
 
 export interface StudyPlansState {
   status: 'idle' | 'loading' | 'ready' | 'error';
@@ -53,7 +54,7 @@ export function createStudyPlansStore(http: Pick<HttpClient, 'listStudyPlans' | 
         set({ status: 'loading', error: null });
         const [plans, sessions] = await Promise.all([http.listStudyPlans(), http.listSessions()]);
         // The sessions are a convenience: a failure there leaves the list empty, no error.
-        const learning = sessions.ok ? sessions.value.sessions.filter((session) => session.type === 'learning').sort(newestFirst) : [];
+        const learning = sessions.ok ? sessions.value.sessions.filter(isLearningSession).sort(newestFirst) : [];
         if (plans.ok) set({ status: 'ready', studyPlans: sortPlans(readablePlans(plans.value)), sessions: learning, error: null });
         else set({ status: 'error', sessions: learning, error: plans.error.message });
       })().finally(() => {

@@ -1,10 +1,11 @@
 /**
  * The learning tutor port (SPEC §4.4, §7): the model calls a learning session makes besides
  * the safety gate — the master tutor (one structured call per turn), the welcome and the
- * post-completion reply. The model provider implements it over any vendor transport
- * (llm/learning-request.ts), the offline provider deterministically
- * (core/learning/offline-learning-tutor.ts). Outputs are passed on raw: the engine validates
- * them (tutor-turn.ts), so a provider never repairs or swallows what the model said.
+ * post-completion reply. It is built in this folder: over a model provider's models and any
+ * vendor transport (learning-model.ts), or deterministically when the provider is offline
+ * (offline-learning-tutor.ts); the registry picks one (`learningTutorFor`). Outputs are passed
+ * on raw: the engine validates them (tutor-turn.ts), so a provider never repairs or swallows
+ * what the model said.
  */
 import type { StudyPlanContent, StudyPlanStep } from '@tutorloop/shared';
 import type { OpenQuestion } from './learning-state';

@@ -11,6 +11,7 @@ import { createMemoryStorage } from '../storage/memory-storage';
 import { sessionTypeCatalog } from '../session-type-states';
 import type { Storage } from '../storage/storage';
 import { learningModule } from './learning-module';
+import { createOfflineLearningTutor } from './offline-learning-tutor';
 import { additionPlan } from './test-fixtures';
 
 const catalog = loadCatalog();
@@ -46,7 +47,7 @@ beforeEach(async () => {
     await tx.learners.create({ id: 'l1', username: 'ada', passwordHash: 'x', createdAt: clock.now() });
     await tx.studyPlans.upsertBuiltIn({ id: 'addition', plan: additionPlan }, clock.now());
   });
-  const learning = learningModule({ storage, catalog, codeRunner: { run: async () => ({ passed: 0, total: 0 }) }, provider: createOfflineProvider(), clock, ids: seededIds(), logger: silentLogger, modelBudget: unlimitedModelBudget });
+  const learning = learningModule({ storage, catalog, codeRunner: { run: async () => ({ passed: 0, total: 0 }) }, provider: createOfflineProvider(), learningTutor: createOfflineLearningTutor(), clock, ids: seededIds(), logger: silentLogger, modelBudget: unlimitedModelBudget });
   const created = await learning.create({ learnerId: 'l1', body: { type: 'learning', studyPlanId: 'addition' }, now: clock.now() });
   if (!created.ok) throw new Error(created.error.message);
   sessionId = created.value;
@@ -132,7 +133,7 @@ describe('LearningRoom with the offline tutor (SPEC §4.4)', () => {
     await say('hmm, what do I do here?');
     expect(lastState()).toMatchObject({ status: 'awaiting_client_action', learning: { step: 3 } });
     // A new room over the same storage (a restart) hands out the same widget on attach.
-    const learning = learningModule({ storage, catalog, codeRunner: { run: async () => ({ passed: 0, total: 0 }) }, provider: createOfflineProvider(), clock, ids: seededIds('after'), logger: silentLogger, modelBudget: unlimitedModelBudget });
+    const learning = learningModule({ storage, catalog, codeRunner: { run: async () => ({ passed: 0, total: 0 }) }, provider: createOfflineProvider(), learningTutor: createOfflineLearningTutor(), clock, ids: seededIds('after'), logger: silentLogger, modelBudget: unlimitedModelBudget });
     room = learning.openRoom(sessionId, () => {});
     heard = recordingListener();
     await room.attach(heard.listener);

@@ -22,7 +22,7 @@ import type { SessionSnapshot } from '../storage/session-snapshot';
 import { typeStateOf } from '../storage/session-type-state';
 import type { LearningSessionState } from './learning-state';
 import type { Storage } from '../storage/storage';
-import type { LearningCall, PracticeView } from './learning-port';
+import type { LearningCall, LearningTutor, PracticeView } from './learning-port';
 import { applyTurn, masteryLevel, meanMastery, planConcepts, practiceOwed, stepOf } from './learning-rules';
 import { learningSessionSummary, learningState, recentOf, recentWindow, type StoredItemRef } from './learning-view';
 import { generatePracticeItem, practiceView, scorePracticeAnswer } from './practice';
@@ -33,7 +33,10 @@ import { normalizeTutorTurn, type TutorTurn } from './tutor-turn';
 
 export interface LearningRoomDeps extends RoomBaseDeps {
   storage: Storage;
+  /** The safety gate. */
   provider: TutorProvider;
+  /** The master tutor, welcome and post-completion calls (learning-model.ts: `learningTutorFor`). */
+  learningTutor: LearningTutor;
   clock: Clock;
   ids: IdGenerator;
   catalog: Catalog;
@@ -55,7 +58,11 @@ export class LearningRoom extends ConversationRoom<LearningRoomDeps> {
     // flight to stop, and producing it again would decide the turn twice (SPEC §5, §4.4).
     stop: 'Study-plan replies are written in one piece and cannot be stopped part-way; this one will arrive in a moment.',
     retry: 'Study-plan replies move the plan forward, so they cannot be produced again; ask the tutor to rephrase instead.',
-    end: { end: (reply) => this.endSession(reply), cancelsInFlight: true },
+    end: {
+      // Ending during the extra challenges of an aced plan is not ending early: the plan was done.
+      end: (reply) => this.endByLearner(reply, 'This session has already ended.', { reason: (session) => (typeStateOf(session, 'learning').planComplete ? 'plan_completed' : 'ended_by_learner') }),
+      cancelsInFlight: true,
+    },
   };
 
   protected override stateOf(snapshot: SessionSnapshot): SessionState {
@@ -77,29 +84,9 @@ export class LearningRoom extends ConversationRoom<LearningRoomDeps> {
     return isEnded(snapshot.session.status) && snapshot.session.endReason !== 'plan_completed';
   }
 
-  private async endSession(reply: SessionListener): Promise<void> {
-    const session = await this.deps.storage.read((reader) => reader.sessions.get(this.sessionId));
-    if (!session) return;
-    if (isEnded(session.status)) return this.fail(reply, 'session_ended', 'This session has already ended.');
-    const { storage, clock } = this.deps;
-    const now = clock.now();
-    // Ending during the extra challenges of an aced plan is not ending early: the plan was done.
-    const endReason = typeStateOf(session, 'learning').planComplete ? 'plan_completed' : 'ended_by_learner';
-    const ended = await storage.transaction(async (tx) => {
-      const action = await tx.pendingActions.getPending(this.sessionId);
-      if (action) await tx.pendingActions.resolve(action.id, 'cancelled', null, now);
-      await tx.sessions.update(this.sessionId, { status: 'completed', endReason, endedAt: now }, now);
-      return tx.loadSessionSnapshot(this.sessionId, noMessages);
-    });
-    if (!ended) return;
-    this.noteCommit();
-    this.broadcast({ type: 'state_update', payload: { state: this.viewState(ended) } });
-    this.broadcast({ type: 'session_complete', payload: { summary: learningSessionSummary(ended, now) } });
-  }
-
   /** The welcome (seed 002): 2–3 sentences and one simple question. */
   protected override async openSession(snapshot: SessionSnapshot): Promise<void> {
-    const { storage, clock, ids, provider } = this.deps;
+    const { storage, clock, ids } = this.deps;
     const session = await this.beginOpening(snapshot, this.deps.modelBudget);
     if (!session) return;
     const state = typeStateOf(session, 'learning');
@@ -109,7 +96,7 @@ export class LearningRoom extends ConversationRoom<LearningRoomDeps> {
     let text: string;
     let log: NewAgentLog;
     try {
-      const call = await provider.learning.welcome({ sessionId: this.sessionId, plan: state.plan, step: stepOf(state) }, signal);
+      const call = await this.deps.learningTutor.welcome({ sessionId: this.sessionId, plan: state.plan, step: stepOf(state) }, signal);
       text = stripLeaks(call.output.trim() || `Welcome! Today we’re learning ${state.plan.topic}. What do you already know about it?`);
       log = this.agentLog({ agent: 'welcome', at: { learnerId: session.learnerId, turn: 0 }, inputSummary: `welcome for "${state.plan.title}"`, output: call.output, startedAt: started, call, outcome: 'ok' });
     } catch (error) {
@@ -145,7 +132,7 @@ export class LearningRoom extends ConversationRoom<LearningRoomDeps> {
 
   /** After the plan is complete: a short, context-aware reply; nothing else changes (SPEC §4.4 step 1). */
   private async postCompletionTurn(snapshot: SessionSnapshot, message: StoredMessage): Promise<boolean> {
-    const { provider, clock } = this.deps;
+    const { clock } = this.deps;
     const state = typeStateOf(snapshot.session, 'learning');
     const signal = this.freshSignal();
     this.broadcast({ type: 'typing', payload: {} });
@@ -154,7 +141,7 @@ export class LearningRoom extends ConversationRoom<LearningRoomDeps> {
     let log: NewAgentLog;
     const input = { sessionId: this.sessionId, plan: state.plan, learnerMessage: message.content, recentMessages: recentOf(snapshot.messages, message), concepts: planConcepts(state.plan).map((concept) => ({ concept, level: masteryLevel(state.mastery[concept]) })) };
     try {
-      const call = await provider.learning.postCompletion(input, signal);
+      const call = await this.deps.learningTutor.postCompletion(input, signal);
       text = stripLeaks(call.output.trim() || 'We’ve finished this plan — start a new session whenever you like.');
       log = this.agentLog({ agent: 'post_completion', at: { learnerId: snapshot.session.learnerId, turn: snapshot.session.turn }, inputSummary: `after completion: "${message.content.slice(0, 80)}"`, output: call.output, startedAt: started, call, outcome: 'ok' });
     } catch (error) {
@@ -233,7 +220,7 @@ export class LearningRoom extends ConversationRoom<LearningRoomDeps> {
       const started = clock.now().getTime();
       let call: LearningCall<unknown>;
       try {
-        call = await provider.learning.masterTurn(retryNote ? { ...input, retryNote } : input, signal);
+        call = await this.deps.learningTutor.masterTurn(retryNote ? { ...input, retryNote } : input, signal);
       } catch (error) {
         if (signal.aborted) return false;
         logs.push(this.agentLog({ agent: 'master_tutor', at, inputSummary: describeInput(input), output: { error: String(error) }, startedAt: started, call: null, outcome: 'error' }));
@@ -272,7 +259,7 @@ export class LearningRoom extends ConversationRoom<LearningRoomDeps> {
       const started = clock.now().getTime();
       const note = `the response leaked (${leaks.join(', ')}): never mention internals, and never state an answer the learner has still to find`;
       try {
-        const call = await provider.learning.masterTurn({ ...input, retryNote: note }, signal);
+        const call = await this.deps.learningTutor.masterTurn({ ...input, retryNote: note }, signal);
         const again = normalizeTutorTurn(call.output, { concepts: planConcepts(state.plan), stepConcept: step.concept, totalSteps: state.plan.steps.length });
         logs.push(this.agentLog({ agent: 'master_tutor', at, inputSummary: `regeneration: ${note}`, output: call.output, startedAt: started, call, outcome: again.ok ? 'ok' : 'fallback' }));
         if (again.ok) {

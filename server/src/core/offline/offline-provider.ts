@@ -4,11 +4,10 @@
  * Every method honours its AbortSignal: an aborted call rejects (or the stream throws) with
  * the signal's reason, an `AbortError` unless the caller gave another reason. Like any
  * provider it leaves the turn's rules to the engine (session-room.ts), which normalises its
- * evaluations too.
+ * evaluations too. A session type that makes calls of its own keeps its offline version in its
+ * folder, used when a provider has no `models`.
  */
 import type { EvaluationInput, EvaluationResult, SafetyVerdict, TutorEvent, TutorInput, TutorProvider } from '../provider';
-import { createOfflineLearningTutor } from '../learning/offline-learning-tutor';
-import { createOfflineThoughtPartner } from '../thought/offline-thought-partner';
 import { evaluateOffline } from './offline-evaluator';
 import { checkSafetyOffline } from './offline-safety';
 import { replyOffline } from './offline-tutor';
@@ -60,8 +59,6 @@ export function createOfflineProvider(options: OfflineProviderOptions = {}): Tut
   lemmasOf('warming');
   return {
     name: 'offline',
-    learning: createOfflineLearningTutor(),
-    thought: createOfflineThoughtPartner(),
 
     async evaluate(input: EvaluationInput, signal: AbortSignal): Promise<EvaluationResult> {
       throwIfAborted(signal);

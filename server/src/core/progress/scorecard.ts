@@ -15,7 +15,7 @@
  */
 import type { AssessmentScore, RecallSetScore, StudyPlanScore, SubtopicProgress } from '@tutorloop/shared';
 import { masteryLevel, planConcepts } from '../learning/learning-rules';
-import { pointStatus, type CardRecord } from '../recall/fsrs';
+import { pointStatus, type CardRecord } from '../scheduler/fsrs';
 import { overallDomain, type AbilityEstimateRecord, type StoredResponse } from '../storage/assessments';
 import type { LearnerReviewLog } from '../storage/cards';
 import type { RecallPointRecord, RecallSetRecord } from '../storage/recall-sets';

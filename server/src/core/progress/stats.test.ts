@@ -1,7 +1,7 @@
 /** The stats figures (SPEC §6), each from hand-built data with the number worked out in the comment. */
 import { describe, expect, it } from 'vitest';
 import { SessionType } from '@tutorloop/shared';
-import type { CardRecord, RatingName } from '../recall/fsrs';
+import type { CardRecord, RatingName } from '../scheduler/fsrs';
 import type { ReviewLogRecord } from '../storage/cards';
 import { belowRetention, dailyActivity, dueCounts, reviewStreak, sessionStats, trueRetention, type SessionTimes } from './stats';
 

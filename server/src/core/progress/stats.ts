@@ -5,7 +5,7 @@
  * - Sessions and minutes by type: every session of the learner, all time; a session's length
  *   is `sessionSeconds` (creation to end, or to its last change while open).
  * Days are the calendar days of the time zone asked for (days.ts; UTC unless the client names one).
- * - Due counts: the one definition of due (`pointStatus`, core/recall/fsrs.ts) applied to the
+ * - Due counts: the one definition of due (`pointStatus`, core/scheduler/fsrs.ts) applied to the
  *   cards of the one schedule query (`scheduleOf`, services/recall-sets.ts), at now, at the
  *   end of today and at the end of the sixth day after today (7 calendar days, today included).
  *   New points are due at every horizon, as on the sets list.
@@ -19,7 +19,7 @@
  *   sessions begun and those sessions' minutes (`sessionSeconds`, counted on the day they began).
  */
 import { activityDays, retentionWindowDays, SessionType, type ActivityDay, type ProgressStats, type SessionStatus, type SessionTypeStats } from '@tutorloop/shared';
-import { pointStatus, type CardRecord } from '../recall/fsrs';
+import { pointStatus, type CardRecord } from '../scheduler/fsrs';
 import type { ScheduledPoint } from '../scheduler/point-schedule';
 import type { ReviewLogRecord } from '../storage/cards';
 import { dayMs, dayNumber, endOfDay, keyOfDayNumber } from './days';

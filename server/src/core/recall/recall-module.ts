@@ -2,7 +2,7 @@
 import type { SessionModule } from '../session/session-module';
 import { checklistProgress } from '../session/session-view';
 import { initialRecallState, recallSnapshotNeeds } from './recall-state';
-import { isDue } from './fsrs';
+import { isDue } from '../scheduler/fsrs';
 import { RecallRoom, type RecallRoomDeps } from './recall-room';
 import { recallSummary } from './recall-rules';
 import { recallState } from './recall-turn';

@@ -13,7 +13,7 @@ import { fixedClock, recordingListener, recordingProvider, seededIds, type Recor
 import { createMemoryStorage } from '../storage/memory-storage';
 import { sessionTypeCatalog } from '../session-type-states';
 import type { Storage } from '../storage/storage';
-import { newCard, reviewCard } from './fsrs';
+import { newCard, reviewCard } from '../scheduler/fsrs';
 import { recallModule } from './recall-module';
 
 const start = new Date('2026-11-01T09:00:00.000Z');

@@ -13,18 +13,18 @@
 import type { SessionState, SessionSummary } from '@tutorloop/shared';
 import type { ModelBudget } from '../limits/model-budget';
 import type { Clock, IdGenerator } from '../ports';
-import type { EvaluationResult, TutorProvider } from '../provider';
+import type { EvaluationResult, TutorInput, TutorProvider } from '../provider';
 import { ConversationRoom, noMessages } from '../session/conversation-room';
-import type { InFlightReply, RoomBaseDeps, RoomFrames, SessionListener } from '../session/room-base';
+import type { InFlightReply, RoomBaseDeps, RoomFrames, SessionEnding, SessionListener } from '../session/room-base';
 import { isEnded } from '../session/session-view';
 import { findRetryTarget } from '../session/retry-target';
 import { TurnRunner, type TurnRoom } from '../session/turn-runner';
-import { defaultDesiredRetention } from '../storage/learners';
+import { recordReview } from '../scheduler/record-review';
 import type { SessionSnapshot } from '../storage/session-snapshot';
 import { typeStateOf } from '../storage/session-type-state';
 import type { Storage } from '../storage/storage';
 import { applyModeChange, recallSummary } from './recall-rules';
-import { recallState, recallTurnHooks, reviewPoint } from './recall-turn';
+import { recallState, recallTurnHooks } from './recall-turn';
 import { failedPoints } from './review-evidence';
 
 export interface RecallRoomDeps extends RoomBaseDeps {
@@ -39,7 +39,7 @@ export interface RecallRoomDeps extends RoomBaseDeps {
 export type { SessionListener } from '../session/room-base';
 
 export class RecallRoom extends ConversationRoom<RecallRoomDeps> {
-  private readonly runner: TurnRunner<EvaluationResult>;
+  private readonly runner: TurnRunner<EvaluationResult, TutorInput>;
 
   constructor(
     sessionId: string,
@@ -53,7 +53,11 @@ export class RecallRoom extends ConversationRoom<RecallRoomDeps> {
       freshSignal: () => this.freshSignal(),
       noteCommit: () => this.noteCommit(),
     };
-    this.runner = new TurnRunner(deps, room, recallTurnHooks(deps, sessionId, () => this.complete('all_recalled')));
+    this.runner = new TurnRunner({
+      deps: { storage: deps.storage, safety: deps.provider, clock: deps.clock, ids: deps.ids, logger: deps.logger },
+      room,
+      hooks: recallTurnHooks(deps, sessionId, () => this.complete('all_recalled')),
+    });
   }
 
   /** Every frame: chat, widget answers, tangents (rabbit holes), stop, retry (SPEC §5). */
@@ -63,7 +67,7 @@ export class RecallRoom extends ConversationRoom<RecallRoomDeps> {
     tangents: (topic, reply) => this.handleRabbithole(topic, reply),
     stop: { stop: () => this.runner.stop(), idle: 'No reply is being written right now.' },
     retry: { retry: (messageId, reply) => this.handleRetry(messageId, reply), busy: () => this.runner.replying },
-    end: { end: (reply) => this.endSession(reply), cancelsInFlight: true },
+    end: { end: (reply) => this.endByLearner(reply, 'This session has already ended.', this.ending), cancelsInFlight: true },
   };
 
   protected override inFlightReply(): InFlightReply | null {
@@ -132,34 +136,17 @@ export class RecallRoom extends ConversationRoom<RecallRoomDeps> {
     await this.runner.retryTurn(snapshot, target.value);
   }
 
-  private async endSession(reply: SessionListener): Promise<void> {
-    const session = await this.deps.storage.read((reader) => reader.sessions.get(this.sessionId));
-    if (!session) return;
-    if (isEnded(session.status)) return this.fail(reply, 'session_ended', 'This session has already ended.');
-    await this.complete('ended_by_learner');
+  /** Ends the session: the point asked about and failed reviewed as Again, pending widget cancelled, summary sent. */
+  private complete(reason: SessionSummary['reason']): Promise<void> {
+    return this.finishSession(reason, this.ending);
   }
 
-  /** Ends the session: the point asked about and failed reviewed as Again, pending widget cancelled, summary sent. */
-  private async complete(reason: SessionSummary['reason']): Promise<void> {
-    const { storage, clock } = this.deps;
-    const now = clock.now();
-    const ended = await storage.transaction(async (tx) => {
-      const session = await tx.sessions.get(this.sessionId);
-      if (!session) return null;
-      const retention = (await tx.learners.get(session.learnerId))?.desiredRetention ?? defaultDesiredRetention;
-      // Only a point the tutor asked about and the learner failed is rated Again; points never
-      // cued keep their schedule (review-evidence.ts).
+  /** What ending adds: only a point the tutor asked about and the learner failed is rated Again; points never cued keep their schedule (review-evidence.ts). */
+  private readonly ending: SessionEnding = {
+    closing: async (tx, session, now) => {
       for (const entry of failedPoints(await tx.checklists.list(this.sessionId), typeStateOf(session, 'recall'))) {
-        await reviewPoint(tx, this.deps.ids, { sessionId: this.sessionId, learnerId: session.learnerId, pointId: entry.pointId, rating: 'again', confidence: null, retention, now });
+        await recordReview(tx, this.deps.ids, { sessionId: this.sessionId, learnerId: session.learnerId, pointId: entry.pointId, rating: 'again', confidence: null, now });
       }
-      const action = await tx.pendingActions.getPending(this.sessionId);
-      if (action) await tx.pendingActions.resolve(action.id, 'cancelled', null, now);
-      await tx.sessions.update(this.sessionId, { status: reason === 'deleted' ? 'abandoned' : 'completed', endReason: reason, endedAt: now }, now);
-      return tx.loadSessionSnapshot(this.sessionId, noMessages);
-    });
-    if (!ended) return;
-    this.noteCommit();
-    this.broadcast({ type: 'state_update', payload: { state: recallState(ended) } });
-    this.broadcast({ type: 'session_complete', payload: { summary: recallSummary(ended, now) } });
-  }
+    },
+  };
 }

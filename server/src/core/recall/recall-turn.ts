@@ -1,18 +1,21 @@
 /**
  * The recall session's part of a turn (SPEC §4.1), as the shared turn runner's hooks: the
  * evaluator on every unchecked point, checklist + FSRS + probe in one transaction, the tutor's
- * input (probe point, just recalled, feedback as an ephemeral note), rabbit-hole mode changes.
+ * input (probe point, just recalled, feedback as an ephemeral note) and its call, point ids as
+ * leak markers, widgets guarded against the checklist, rabbit-hole mode changes.
  */
 import type { SessionState } from '@tutorloop/shared';
 import { normalizeEvaluation } from '../evaluation/parse-evaluation';
 import type { Clock, IdGenerator, Logger } from '../ports';
-import { emptyEvaluation, type EvaluationResult, type TutorProvider } from '../provider';
+import { emptyEvaluation, modeToolNames, type EvaluationResult, type TutorInput, type TutorProvider } from '../provider';
 import { buildState, checklistProgress, toConversation } from '../session/session-view';
-import type { TurnHooks } from '../session/turn-runner';
+import { regenerationNote } from '../session/tutor-draft';
+import type { TurnHooks, TurnWording } from '../session/turn-runner';
 import type { SessionSnapshot } from '../storage/session-snapshot';
 import { typeStateOf } from '../storage/session-type-state';
 import type { Storage, StorageTx } from '../storage/storage';
-import { newCard, ratingForRecall, reviewCard, type RatingName } from './fsrs';
+import { recordReview } from '../scheduler/record-review';
+import { ratingForRecall } from './recall-rating';
 import { recallEvidence } from './review-evidence';
 import { allRecalled, applyModeChange, decideEvaluation, modeChangeApplies, toChecklistPoint } from './recall-rules';
 
@@ -27,6 +30,13 @@ export interface RecallTurnDeps {
   logger: Logger;
 }
 
+/** The words of the replies and errors the runner writes for a recall session. */
+const recallWording: TurnWording = {
+  safetyRedirect:
+    'I want to keep this a safe and useful space, so I won’t go into that. If you are going through something difficult, please reach out to someone you trust or a local support line. Whenever you’re ready, let’s get back to the material.',
+  unavailable: 'The tutor could not answer just now. Your message is saved — send it again to retry.',
+};
+
 /** The state a learner sees of a recall session. */
 export function recallState(snapshot: Pick<SessionSnapshot, 'session' | 'checklist' | 'pendingAction'>): SessionState {
   const state = buildState(snapshot.session, checklistProgress(snapshot.checklist), snapshot.pendingAction);
@@ -34,23 +44,8 @@ export function recallState(snapshot: Pick<SessionSnapshot, 'session' | 'checkli
   return typeStateOf(snapshot.session, 'recall').allPoints ? { ...state, earlyReview: true } : state;
 }
 
-/** Reviews the learner's card for a point (read in the transaction that writes it) and logs the review. */
-export async function reviewPoint(
-  tx: StorageTx,
-  ids: IdGenerator,
-  review: { sessionId: string; learnerId: string; pointId: string; rating: RatingName; confidence: number | null; retention: number; now: Date },
-) {
-  const { sessionId, learnerId, pointId, rating, confidence, retention, now } = review;
-  const existing = await tx.cards.get(learnerId, pointId);
-  // The learner's own FSRS parameters once optimised (core/scheduler/), else the defaults.
-  const outcome = reviewCard(existing ?? newCard(now), rating, now, { retention, weights: await tx.scheduler.currentWeights(learnerId) });
-  const cardId = await tx.cards.save({ learnerId, pointId, card: outcome.card, newId: ids.next() });
-  await tx.cards.addReviewLog(ids.next(), { cardId, sessionId, rating, confidence, previous: outcome.previous, reviewedAt: now });
-  return { ...outcome.card, id: cardId };
-}
-
 /** The hooks of a recall turn; `complete` ends the session once every point is recalled. */
-export function recallTurnHooks(deps: RecallTurnDeps, sessionId: string, complete: () => Promise<void>): TurnHooks<EvaluationResult> {
+export function recallTurnHooks(deps: RecallTurnDeps, sessionId: string, complete: () => Promise<void>): TurnHooks<EvaluationResult, TutorInput> {
   return {
     noEvaluation: emptyEvaluation,
 
@@ -79,7 +74,7 @@ export function recallTurnHooks(deps: RecallTurnDeps, sessionId: string, complet
     },
 
     /** Checks off recalled points, reviews their cards, moves the probe — one transaction. */
-    async applyEvaluation(snapshot, evaluation) {
+    async applyEvaluation({ snapshot, evaluation }) {
       const now = deps.clock.now();
       const decision = decideEvaluation(snapshot, evaluation, now);
       const { learnerId, turn } = snapshot.session;
@@ -89,7 +84,7 @@ export function recallTurnHooks(deps: RecallTurnDeps, sessionId: string, complet
           await tx.checklists.markRecalled(sessionId, point.id, { confidence: point.confidence, observation: point.observation, turn, at: now });
           // The grade reflects how the point was recalled: free, after a hint, or recognised (fsrs.ts).
           const rating = ratingForRecall(recallEvidence(snapshot, point.id), point.confidence);
-          cards.set(point.id, await reviewPoint(tx, deps.ids, { sessionId, learnerId, pointId: point.id, rating, confidence: point.confidence, retention: snapshot.desiredRetention, now }));
+          cards.set(point.id, await recordReview(tx, deps.ids, { sessionId, learnerId, pointId: point.id, rating, confidence: point.confidence, now }));
         }
         return { session: await tx.sessions.update(sessionId, { typeState: decision.typeState }, now), cards };
       });
@@ -98,7 +93,7 @@ export function recallTurnHooks(deps: RecallTurnDeps, sessionId: string, complet
       return { ...snapshot, session, checklist: decision.checklist, cards };
     },
 
-    tutorInput(snapshot, trigger, replyTo, evaluation) {
+    modelInput({ snapshot, trigger, replyTo, evaluation, retryOf }) {
       const { session, checklist } = snapshot;
       const state = typeStateOf(session, 'recall');
       const probe = checklist[state.probeIndex];
@@ -118,13 +113,29 @@ export function recallTurnHooks(deps: RecallTurnDeps, sessionId: string, complet
         feedback: evaluation.feedback,
         conversation: toConversation(snapshot.messages),
         turn: session.turn,
+        ...(retryOf ? { retryOf: retryOf.content } : {}),
       };
     },
 
-    leakMarkers: (snapshot) => snapshot.checklist.map((entry) => entry.pointId),
-    modeChangeApplies,
-    applyModeChange: (tx, session, change, now) => tx.sessions.update(sessionId, { typeState: applyModeChange(typeStateOf(session, 'recall'), change) }, now),
-    modeChangeResult: (change) => (change.mode === 'rabbithole' ? `Now exploring the tangent: ${change.topic}` : 'Back to recall.'),
+    // A leaking draft is asked for again with a note on what leaked, beside the evaluator's feedback.
+    reply: (input, leaked, signal) => deps.provider.reply(leaked ? { ...input, feedback: regenerationNote(input.feedback, leaked) } : input, signal),
+    leakGuard: { markers: (snapshot) => snapshot.checklist.map((entry) => entry.pointId) },
+    tools: {
+      widgetGuard: (input) => ({
+        unchecked: input.checklist.filter((point) => !point.recalled),
+        recalled: input.checklist.filter((point) => point.recalled),
+        cued: input.probePoint,
+        cueLevel: input.probeAttempts,
+      }),
+      modeChangeApplies,
+      modeToolCall: (change) =>
+        change.mode === 'rabbithole' ? { name: modeToolNames.enter, input: { topic: change.topic } } : { name: modeToolNames.exit, input: {} },
+      applyModeChange: (tx, session, change, now) => tx.sessions.update(sessionId, { typeState: applyModeChange(typeStateOf(session, 'recall'), change) }, now),
+      modeChangeResult: (change) => (change.mode === 'rabbithole' ? `Now exploring the tangent: ${change.topic}` : 'Back to recall.'),
+    },
+    // A stopped reply keeps what was sent as it was sent, but for trailing space.
+    finalText: (text, stopped) => (stopped ? text.trimEnd() : text.trim()),
+    wording: recallWording,
     state: recallState,
 
     async afterReply(snapshot) {

@@ -16,7 +16,7 @@ import type { SessionSnapshot } from '../storage/session-snapshot';
 import type { ChecklistEntry } from '../storage/checklists';
 import type { RecallSessionState } from './recall-state';
 import { typeStateOf } from '../storage/session-type-state';
-import { RecallEvidences, type RecallEvidence } from './fsrs';
+import { RecallEvidences, type RecallEvidence } from './recall-rating';
 
 /** What answering each widget kind shows at most, or null when it is judged like any message: a pick is recognition. */
 const evidenceOfWidget: Record<WidgetKind, RecallEvidence | null> = { multiple_choice: RecallEvidences.recognition, free_text: null, code_editor: null, rating: null };

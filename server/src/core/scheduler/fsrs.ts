@@ -1,18 +1,8 @@
 /**
- * FSRS scheduling with ts-fsrs (SPEC §4.1). Pure: time is always passed in.
- *
- * The grade of a conversational review reflects the evidence of recall, not only the
- * evaluator's confidence (ARCHITECTURE.md, "Decisions"):
- *
- *   evidence                                       confidence ≥ 0.9   otherwise
- *   free recall at the first cue (or unprompted)   Easy               Good
- *   cued recall (after a hint: cloze, free text)   Good               Hard
- *   recognition (picked from multiple choice)      Hard               Hard
- *   asked about, answered, never recalled          Again (at the end of the session)
- *
- * The bands never overlap downwards (free ≥ cued ≥ recognition for any confidences), so a
- * first-try recall is never scheduled sooner than a hinted or recognised one of a like card.
- * Points the tutor never asked about are not reviewed at all.
+ * FSRS scheduling with ts-fsrs (SPEC §4.1): cards, reviews, replays and retrievability, for
+ * every session type that reviews points (recall, cloze) and for the scheduler's views. Pure:
+ * time is always passed in. How a recall conversation's evidence becomes a grade is recall's
+ * own rule (core/recall/recall-rating.ts).
  *
  * Same-day learning steps are off (`enable_short_term: false`): a conversation has no
  * "come back in 10 minutes" — the session itself re-cues a missed point (cloze, then
@@ -31,37 +21,6 @@ import type { HistoryReview } from '../storage/scheduler-runs';
 export type { CardRecord, HistoryReview, RatingName };
 
 export const RatingNames = { again: 'again', hard: 'hard', good: 'good', easy: 'easy' } as const satisfies { [K in RatingName]: K };
-
-/** How a point came to be recalled in a conversation: the evidence a review's grade reflects. */
-export const RecallEvidences = {
-  /** Recalled at the tutor's first cue for it, or without being asked. */
-  free: 'free_recall',
-  /** Recalled only after the tutor gave a hint (a cloze, a skeleton, a second cue). */
-  cued: 'cued_recall',
-  /** Picked among options: recognition, not recall. */
-  recognition: 'recognition',
-} as const;
-export type RecallEvidence = (typeof RecallEvidences)[keyof typeof RecallEvidences];
-
-/** The evaluator's confidence at which a recall counts as precise (the upper grade of its band). */
-export const preciseRecallConfidence = 0.9;
-
-/** The documented grade of a recalled point (see the header): evidence first, confidence within its band. */
-export function ratingForRecall(evidence: RecallEvidence, confidence: number): Exclude<RatingName, 'again'> {
-  const precise = confidence >= preciseRecallConfidence;
-  switch (evidence) {
-    case 'free_recall':
-      return precise ? 'easy' : 'good';
-    case 'cued_recall':
-      return precise ? 'good' : 'hard';
-    case 'recognition':
-      return 'hard';
-    default: {
-      const unreachable: never = evidence;
-      throw new Error(`unknown evidence ${String(unreachable)}`);
-    }
-  }
-}
 
 const stateToName: Record<State, CardState> = {
   [State.New]: 'new',

@@ -2,7 +2,7 @@
  * A learner's scheduler settings — desired retention and FSRS parameters — read in one place,
  * so the recall turn, the end of a session, every count and every view schedule with the same.
  */
-import type { SchedulerSettings } from '../recall/fsrs';
+import type { SchedulerSettings } from '../scheduler/fsrs';
 import { defaultDesiredRetention } from '../storage/learners';
 import type { StorageReader } from '../storage/storage';
 

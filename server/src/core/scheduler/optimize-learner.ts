@@ -6,7 +6,7 @@
  * history, in chunks after the run is stored.
  */
 import type { Clock, IdGenerator } from '../ports';
-import { replayHistory } from '../recall/fsrs';
+import { replayHistory } from '../scheduler/fsrs';
 import type { CardHistory, StoredSchedulerRun } from '../storage/scheduler-runs';
 import type { Storage } from '../storage/storage';
 import { loadSchedulerSettings } from './learner-settings';

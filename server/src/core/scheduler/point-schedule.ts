@@ -1,10 +1,10 @@
 /**
  * The schedule of a learner's points, decided once (SPEC §4.1): every count of due and new
  * points — the sets list, a set's page, its forecast, `GET /api/cards`, a new session's
- * checklist — comes from `pointStatus` (core/recall/fsrs.ts) through here, so no two views
+ * checklist — comes from `pointStatus` (core/scheduler/fsrs.ts) through here, so no two views
  * can disagree. Pure.
  */
-import { pointStatus, retrievability, type PointStatus, type SchedulerSettings } from '../recall/fsrs';
+import { pointStatus, retrievability, type PointStatus, type SchedulerSettings } from '../scheduler/fsrs';
 import type { StoredCard } from '../storage/cards';
 
 /** One point with its card (null when never reviewed), what it needs now, and its predicted recall. */

@@ -7,7 +7,7 @@
  * retrievability at that moment; a recall is graded Hard/Good/Easy, a failure Again.
  */
 import { createRandom, type Random } from '../assessment/random';
-import { newCard, retrievability, reviewCard, type CardRecord, type HistoryReview, type RatingName, type SchedulerSettings } from '../recall/fsrs';
+import { newCard, retrievability, reviewCard, type CardRecord, type HistoryReview, type RatingName, type SchedulerSettings } from '../scheduler/fsrs';
 
 export interface SyntheticLogOptions {
   /** The parameters the simulated memory follows. */

@@ -3,7 +3,7 @@
  * reviews, as ts-fsrs counts elapsed days when it schedules, so the optimiser fits the same
  * model the scheduler applies (long-term only: same-day steps are off, see fsrs.ts).
  */
-import { ratingNumber, type HistoryReview } from '../recall/fsrs';
+import { ratingNumber, type HistoryReview } from '../scheduler/fsrs';
 import type { TrainingItem, TrainingReview } from './optimizer-port';
 
 const dayMs = 86_400_000;

@@ -5,7 +5,7 @@
  * of an existing review log use it.
  */
 import type { IdGenerator } from '../ports';
-import { newCard, reviewCard, type HistoryReview, type SchedulerSettings } from '../recall/fsrs';
+import { newCard, reviewCard, type HistoryReview, type SchedulerSettings } from '../scheduler/fsrs';
 import type { StorageTx } from '../storage/storage';
 
 export async function writeHistory(

@@ -10,7 +10,7 @@ import type { IdGenerator } from '../ports';
 import type { NewAgentLog } from '../storage/agent-logs';
 import type { SessionSnapshot } from '../storage/session-snapshot';
 import type { StoredSession } from '../storage/sessions';
-import { storeChat, storeWidgetAnswer, type ChatPolicy } from './inbox';
+import { storeChat, storeWidgetAnswer, type AnswerConsequence, type ChatPolicy } from './inbox';
 import { noMessages, RoomBase, type RoomBaseDeps, type SessionListener } from './room-base';
 
 export { noMessages } from './room-base';
@@ -78,15 +78,30 @@ export abstract class ConversationRoom<Deps extends ConversationRoomDeps = Conve
     return this.followChat(outcome, reply, endedMessage, () => this.processUnanswered());
   }
 
-  /** Checks and stores a widget answer as the widget's tool result (inbox.ts), then answers it. */
-  protected async takeWidgetAnswer(widgetId: string, response: WidgetAnswer, reply: SessionListener): Promise<void> {
-    const outcome = await storeWidgetAnswer(this.deps, this.sessionId, widgetId, response);
+  /**
+   * Checks and stores a widget answer as the widget's tool result (inbox.ts) — with the type's
+   * `consequence` of it in the same transaction, if any — then answers it.
+   */
+  protected async takeWidgetAnswer(widgetId: string, response: WidgetAnswer, reply: SessionListener, consequence?: AnswerConsequence): Promise<void> {
+    const outcome = await storeWidgetAnswer(this.deps, this.sessionId, widgetId, response, consequence);
     if (!outcome.ok) {
       if (outcome.error) this.fail(reply, outcome.error.code, outcome.error.message);
       return;
     }
     this.noteCommit();
     await this.processUnanswered();
+  }
+
+  /**
+   * A fixed line (one delta, then whole), then `state_update` and — unless `widget` is false — the
+   * pending widget: how the rooms that write their own lines (survey, cloze) speak.
+   */
+  protected announceLine(messageId: string, text: string, snapshot: SessionSnapshot, options: { widget: boolean } = { widget: true }): void {
+    this.broadcast({ type: 'assistant_delta', payload: { messageId, delta: text } });
+    this.broadcast({ type: 'assistant', payload: { messageId, message: text } });
+    const state = this.stateOf(snapshot);
+    this.broadcast({ type: 'state_update', payload: { state } });
+    if (options.widget && state.status === 'awaiting_client_action') this.broadcast({ type: 'widget', payload: state.pendingWidget });
   }
 
   /** The `agent_logs` row of a model call, timed until now. */

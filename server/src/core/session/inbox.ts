@@ -6,8 +6,8 @@
  */
 import type { ErrorCode, WidgetAnswer } from '@tutorloop/shared';
 import type { Clock, IdGenerator } from '../ports';
-import type { StoredSession } from '../storage/sessions';
-import type { Storage } from '../storage/storage';
+import type { SessionUpdate, StoredSession } from '../storage/sessions';
+import type { Storage, StorageTx } from '../storage/storage';
 import { learnerMessage } from './new-messages';
 import { isEnded, widgetForAction } from './session-view';
 import { checkWidgetAnswer, recordWidgetAnswer } from './widget-answers';
@@ -54,8 +54,17 @@ export async function storeChat(deps: InboxDeps, sessionId: string, message: { t
 
 export type WidgetAnswerOutcome = { ok: true } | { ok: false; error: { code: ErrorCode; message: string } | null };
 
-/** Checks an answer against the pending widget and stores it as the widget's tool result; the session is active again. */
-export async function storeWidgetAnswer(deps: InboxDeps, sessionId: string, widgetId: string, response: WidgetAnswer): Promise<WidgetAnswerOutcome> {
+/**
+ * What a type does with an accepted answer in the transaction that stores it (a cloze drill
+ * grades it and records the review): the session changes to write with it (its new type state).
+ */
+export type AnswerConsequence = (tx: StorageTx, accepted: { session: StoredSession; text: string; now: Date }) => Promise<Pick<SessionUpdate, 'typeState'>>;
+
+/**
+ * Checks an answer against the pending widget and stores it as the widget's tool result; the
+ * session is active again. `consequence`, if given, runs in the same transaction.
+ */
+export async function storeWidgetAnswer(deps: InboxDeps, sessionId: string, widgetId: string, response: WidgetAnswer, consequence?: AnswerConsequence): Promise<WidgetAnswerOutcome> {
   const { storage, clock, ids } = deps;
   const now = clock.now();
   return storage.transaction(async (tx): Promise<WidgetAnswerOutcome> => {
@@ -70,7 +79,8 @@ export async function storeWidgetAnswer(deps: InboxDeps, sessionId: string, widg
     const checked = checkWidgetAnswer(widgetForAction(action), response);
     if (!checked.ok) return { ok: false, error: { code: 'invalid_payload', message: checked.error } };
     await recordWidgetAnswer(tx, { id: ids.next(), action, response, text: checked.value, at: now });
-    await tx.sessions.update(sessionId, { status: 'active', turn: session.turn + 1 }, now);
+    const changes = consequence ? await consequence(tx, { session, text: checked.value, now }) : {};
+    await tx.sessions.update(sessionId, { ...changes, status: 'active', turn: session.turn + 1 }, now);
     return { ok: true };
   });
 }

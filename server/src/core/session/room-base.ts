@@ -10,7 +10,8 @@ import type { ClientMessage, ErrorCode, HistoryMessage, ServerEvent, SessionStat
 import { budgetRefusalMessage, refusedOperationNotes, type ModelBudget, type ModelOperation } from '../limits/model-budget';
 import type { Clock, Logger } from '../ports';
 import type { SessionSnapshot } from '../storage/session-snapshot';
-import type { Storage } from '../storage/storage';
+import type { SessionUpdate, StoredSession } from '../storage/sessions';
+import type { Storage, StorageTx } from '../storage/storage';
 import type { ChatOutcome } from './inbox';
 import { buildHistory, isEnded } from './session-view';
 
@@ -59,6 +60,14 @@ export interface RoomFrames {
    * does not wait behind it; false where what runs is the learner's own (an answer being scored).
    */
   end: { end: (reply: SessionListener) => Promise<void>; cancelsInFlight: boolean };
+}
+
+/** What a type adds to the end of its sessions (RoomBase.finishSession). */
+export interface SessionEnding {
+  /** The reason when the learner ends it (default `ended_by_learner`; a completed plan's extension ends as `plan_completed`). */
+  reason?: (session: StoredSession) => SessionSummary['reason'];
+  /** Writes in the ending's transaction (reviews, a closing summary); the session changes to store with the end. */
+  closing?: (tx: StorageTx, session: StoredSession, now: Date) => Promise<Omit<SessionUpdate, 'status' | 'endReason' | 'endedAt'> | void>;
 }
 
 /** The reply being streamed, for a listener attaching mid-reply. */
@@ -308,6 +317,41 @@ export abstract class RoomBase<Deps extends RoomBaseDeps = RoomBaseDeps> {
         throw new Error(`unknown outcome ${String(unreachable)}`);
       }
     }
+  }
+
+  /**
+   * The learner ends the session (SPEC §5 `end`): refused with `session_ended` and `endedMessage`
+   * when it has ended already, else `finishSession` with `ending`'s reason (`ended_by_learner` unless
+   * the type says otherwise) and closing writes.
+   */
+  protected async endByLearner(reply: SessionListener, endedMessage: string, ending: SessionEnding = {}): Promise<void> {
+    const session = await this.deps.storage.read((reader) => reader.sessions.get(this.sessionId));
+    if (!session) return;
+    if (isEnded(session.status)) return this.fail(reply, 'session_ended', endedMessage);
+    await this.finishSession(ending.reason?.(session) ?? 'ended_by_learner', ending);
+  }
+
+  /**
+   * Ends the session in one transaction — the type's closing writes (its `closing` hook), the
+   * pending widget cancelled, the status, reason and end time (abandoned when deleted, else
+   * completed) — then `state_update` and `session_complete` with the type's own views.
+   */
+  protected async finishSession(reason: SessionSummary['reason'], ending: SessionEnding = {}): Promise<void> {
+    const { storage, clock } = this.deps;
+    const now = clock.now();
+    const ended = await storage.transaction(async (tx) => {
+      const session = await tx.sessions.get(this.sessionId);
+      if (!session) return null;
+      const changes = (await ending.closing?.(tx, session, now)) ?? {};
+      const action = await tx.pendingActions.getPending(this.sessionId);
+      if (action) await tx.pendingActions.resolve(action.id, 'cancelled', null, now);
+      await tx.sessions.update(this.sessionId, { ...changes, status: reason === 'deleted' ? 'abandoned' : 'completed', endReason: reason, endedAt: now }, now);
+      return tx.loadSessionSnapshot(this.sessionId, noMessages);
+    });
+    if (!ended) return;
+    this.noteCommit();
+    this.broadcast({ type: 'state_update', payload: { state: this.stateOf(ended) } });
+    this.broadcast({ type: 'session_complete', payload: { summary: this.summaryOf(ended, now) } });
   }
 
   protected fail(reply: SessionListener, code: ErrorCode, message: string): void {

@@ -37,26 +37,9 @@ export interface RecordingProvider extends TutorProvider {
   readonly scriptedSafety: SafetyVerdict[];
 }
 
-/** Rooms of the shared machinery's tests never call the learning tutor; a call is a test bug. */
-const unusedLearningTutor: TutorProvider['learning'] = {
-  masterTurn: () => Promise.reject(new Error('the recording provider has no learning tutor')),
-  welcome: () => Promise.reject(new Error('the recording provider has no learning tutor')),
-  postCompletion: () => Promise.reject(new Error('the recording provider has no learning tutor')),
-};
-
-/** Likewise the thought partner: thought-room tests give the provider one of their own. */
-const unusedThoughtPartner: TutorProvider['thought'] = {
-  reply: () => {
-    throw new Error('the recording provider has no thought partner');
-  },
-  summarize: () => Promise.reject(new Error('the recording provider has no thought partner')),
-};
-
 export function recordingProvider(): RecordingProvider {
   const provider: RecordingProvider = {
     name: 'offline',
-    learning: unusedLearningTutor,
-    thought: unusedThoughtPartner,
     evaluations: [],
     replies: [],
     safetyChecks: [],

@@ -1,10 +1,10 @@
 /**
  * The FSRS cards port (SPEC §4.1): one card per learner × point, and the review log. The card
- * is `CardRecord` (recall/fsrs.ts schedules it); a review log records the card before the review.
+ * is `CardRecord` (scheduler/fsrs.ts schedules it); a review log records the card before the review.
  */
 import type { CardState } from '@tutorloop/shared';
 
-/** An FSRS review's rating (recall/fsrs.ts converts it to ts-fsrs's `Rating`). */
+/** An FSRS review's rating (scheduler/fsrs.ts converts it to ts-fsrs's `Rating`). */
 export type RatingName = 'again' | 'hard' | 'good' | 'easy';
 
 /** Our stored card: ts-fsrs Card with a string state. */

@@ -77,7 +77,7 @@ export class SurveyRoom extends ConversationRoom<SurveyRoomDeps> {
     // Nothing is ever produced by a model here: there is no reply to stop or to produce again.
     stop: 'Nothing is being written: survey questions arrive whole.',
     retry: 'Survey questions are fixed; there is nothing to produce again.',
-    end: { end: (reply) => this.endSession(reply), cancelsInFlight: false },
+    end: { end: (reply) => this.endByLearner(reply, 'This survey has already ended.'), cancelsInFlight: false },
   };
 
   protected override stateOf(snapshot: SessionSnapshot): SessionState {
@@ -105,7 +105,7 @@ export class SurveyRoom extends ConversationRoom<SurveyRoomDeps> {
       return { messageId, snapshot: await tx.loadSessionSnapshot(this.sessionId, noMessages) };
     });
     this.noteCommit();
-    if (committed?.snapshot) this.announce(committed.messageId, openingLine(state.survey), committed.snapshot);
+    if (committed?.snapshot) this.announceLine(committed.messageId, openingLine(state.survey), committed.snapshot);
   }
 
   /** Stores the answer, the tool result and the response row in one transaction; then the next question. */
@@ -180,11 +180,12 @@ export class SurveyRoom extends ConversationRoom<SurveyRoomDeps> {
         return tx.loadSessionSnapshot(this.sessionId, noMessages);
       });
       this.noteCommit();
-      if (committed) this.announce(messageId, text, committed, { widget: false });
+      if (committed) this.announceLine(messageId, text, committed, { widget: false });
       return;
     }
     const finished = nextState.current === null;
-    text = finished ? closingLine : transitionLine(questionOf(state.survey, nextState.current!).position, state.survey.questions.length, skipped);
+    const ahead = surveyProgress(nextState);
+    text = finished ? closingLine : transitionLine(ahead.question, ahead.totalQuestions, skipped);
     const committed = await storage.transaction(async (tx) => {
       if (skipped && current) {
         const pending = await tx.pendingActions.getPending(this.sessionId);
@@ -202,7 +203,7 @@ export class SurveyRoom extends ConversationRoom<SurveyRoomDeps> {
     });
     this.noteCommit();
     if (!committed) return;
-    this.announce(messageId, text, committed);
+    this.announceLine(messageId, text, committed);
     if (finished) this.broadcast({ type: 'session_complete', payload: { summary: surveySessionSummary(committed, now) } });
   }
 
@@ -216,33 +217,5 @@ export class SurveyRoom extends ConversationRoom<SurveyRoomDeps> {
     if (step.replyTo) await tx.messages.markAnswered(step.replyTo.id, now);
     await tx.pendingActions.create({ id: this.deps.ids.next(), sessionId: this.sessionId, toolCallId, kind: widget.kind, props: { ...widget.props }, createdAt: now });
     await tx.sessions.update(this.sessionId, { status: 'awaiting_client_action', typeState: { ...step.state, current: step.questionId } }, now);
-  }
-
-  /** The line (as one delta and whole), then `state_update` and the question's widget. */
-  private announce(messageId: string, text: string, snapshot: SessionSnapshot, options: { widget: boolean } = { widget: true }): void {
-    this.broadcast({ type: 'assistant_delta', payload: { messageId, delta: text } });
-    this.broadcast({ type: 'assistant', payload: { messageId, message: text } });
-    const state = surveyState(snapshot);
-    this.broadcast({ type: 'state_update', payload: { state } });
-    if (options.widget && state.status === 'awaiting_client_action') this.broadcast({ type: 'widget', payload: state.pendingWidget });
-  }
-
-  private async endSession(reply: SessionListener): Promise<void> {
-    const { storage, clock } = this.deps;
-    const now = clock.now();
-    const ended = await storage.transaction(async (tx) => {
-      const session = await tx.sessions.get(this.sessionId);
-      if (!session) return 'missing' as const;
-      if (isEnded(session.status)) return 'ended' as const;
-      const action = await tx.pendingActions.getPending(this.sessionId);
-      if (action) await tx.pendingActions.resolve(action.id, 'cancelled', null, now);
-      await tx.sessions.update(this.sessionId, { status: 'completed', endReason: 'ended_by_learner', endedAt: now }, now);
-      return tx.loadSessionSnapshot(this.sessionId, noMessages);
-    });
-    if (ended === 'missing' || ended === null) return;
-    if (ended === 'ended') return this.fail(reply, 'session_ended', 'This survey has already ended.');
-    this.noteCommit();
-    this.broadcast({ type: 'state_update', payload: { state: surveyState(ended) } });
-    this.broadcast({ type: 'session_complete', payload: { summary: surveySessionSummary(ended, now) } });
   }
 }

@@ -1,9 +1,10 @@
 /**
  * The thought partner port (SPEC §4.5, §7): the two model calls a thought session makes
  * besides the safety gate — the Socratic partner's reply (streamed) and the summariser, which
- * folds older messages into the stored summary and writes the closing summary. The model
- * provider implements it over any vendor transport (llm/thought-request.ts), the offline
- * provider deterministically (offline-thought-partner.ts).
+ * folds older messages into the stored summary and writes the closing summary. It is built in
+ * this folder: over a model provider's models and any vendor transport (thought-model.ts), or
+ * deterministically when the provider is offline (offline-thought-partner.ts); the registry
+ * picks one (`thoughtPartnerFor`).
  */
 
 /** Token counts of a call, when the provider knows them. */

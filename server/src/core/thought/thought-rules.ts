@@ -12,7 +12,7 @@
 import type { SessionSummary, ThoughtSessionSummary } from '@tutorloop/shared';
 import type { StoredMessage } from '../storage/messages';
 import type { ThoughtSessionState } from './thought-state';
-import type { ThoughtMessage } from './thought-port';
+import type { ThoughtMessage, ThoughtReplyInput } from './thought-port';
 
 /** Messages always kept verbatim (four exchanges). */
 export const windowMessages = 8;
@@ -62,3 +62,16 @@ export function thoughtSummary(state: ThoughtSessionState, learnerMessages: numb
 }
 
 export type ThoughtReason = SessionSummary['reason'];
+
+/**
+ * What the partner reads for one reply: the topic, the stored summary and the window — up to
+ * the learner's message it answers; for a retry, the conversation before the reply it
+ * replaces, to be put another way; for the opening, nothing yet.
+ */
+export function partnerInput(reply: { sessionId: string; state: ThoughtSessionState; messages: readonly StoredMessage[]; replyTo: StoredMessage | null; retryOf: StoredMessage | null }): ThoughtReplyInput {
+  const { sessionId, state, messages, replyTo, retryOf } = reply;
+  if (retryOf) return { sessionId, topic: state.topic, summary: state.summary, recentMessages: windowOf(unsummarized(messages, state)), replacing: retryOf.content };
+  if (!replyTo) return { sessionId, topic: state.topic, summary: '', recentMessages: [] };
+  const upToMessage = messages.filter((stored) => stored.seq <= replyTo.seq);
+  return { sessionId, topic: state.topic, summary: state.summary, recentMessages: windowOf(unsummarized(upToMessage, state)) };
+}

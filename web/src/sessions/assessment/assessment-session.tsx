@@ -25,4 +25,5 @@ export const assessmentSession: SessionTypeDefinition = {
   Rail: null,
   Completion: AssessmentCompletion,
   HomeCard: null,
+  SetAction: null,
 };

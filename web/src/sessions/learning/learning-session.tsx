@@ -18,4 +18,5 @@ export const learningSession: SessionTypeDefinition = {
   Rail: { layoutClassName: 'learning-layout', shown: (state) => state.learning !== undefined, Component: LearningSteps },
   Completion: LearningCompletion,
   HomeCard: null,
+  SetAction: null,
 };

@@ -2,6 +2,7 @@ import type { HeaderExtrasProps, SessionTypeDefinition } from '../session-type';
 import { DueCard } from './due-card';
 import { RecallCompletion } from './recall-completion';
 import { recallRules } from './recall-rules';
+import { RecallSetAction } from './recall-set-action';
 
 /** SPEC §4.1: nothing in the set was due, so every point is reviewed ahead of schedule. */
 function EarlyReviewBadge({ state, finished }: HeaderExtrasProps) {
@@ -19,4 +20,5 @@ export const recallSession: SessionTypeDefinition = {
   Rail: null,
   Completion: RecallCompletion,
   HomeCard: DueCard,
+  SetAction: RecallSetAction,
 };

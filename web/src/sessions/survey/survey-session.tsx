@@ -8,4 +8,5 @@ export const surveySession: SessionTypeDefinition = {
   Rail: null,
   Completion: SurveySummary,
   HomeCard: null,
+  SetAction: null,
 };

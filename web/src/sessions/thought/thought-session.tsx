@@ -8,4 +8,5 @@ export const thoughtSession: SessionTypeDefinition = {
   Rail: null,
   Completion: ThoughtSummary,
   HomeCard: null,
+  SetAction: null,
 };

@@ -1,16 +1,20 @@
 /**
- * The learning session's model calls (SPEC §4.4, seed 002): the master tutor — one call per
- * turn with a forced `tutor_turn` tool whose JSON schema is generated from the engine's zod
- * schema — the welcome and the post-completion reply. The system prompt holds what is stable
- * for the whole session (the plan, its guidelines and the teaching rules) and carries the
- * cache breakpoint; the turn prompt holds what changes every turn.
+ * The learning session's model port (SPEC §4.4, seed 002), built here so that `llm/` knows no
+ * session type: the master tutor — one call per turn with a forced `tutor_turn` tool whose JSON
+ * schema is generated from the engine's zod schema — the welcome and the post-completion reply.
+ * The system prompt holds what is stable for the whole session (the plan, its guidelines and
+ * the teaching rules) and carries the cache breakpoint; the turn prompt holds what changes
+ * every turn. `learningTutorFor` picks the tutor a provider implies: these calls on its models,
+ * or the offline tutor when it has none.
  */
 import type { StudyPlanContent, StudyPlanStep } from '@tutorloop/shared';
-import type { MasterTurnInput, PostCompletionInput, RecentMessage, WelcomeInput } from '../core/learning/learning-port';
-import { pacingText } from '../core/learning/signals';
-import { TutorTurnOutput } from '../core/learning/tutor-turn';
-import type { LlmRequest, LlmResponse, LlmTool } from './llm-client';
-import { defineTool } from './tool-schema';
+import { countedUsage, responseText, type LlmRequest, type LlmResponse, type LlmTool } from '../llm-port';
+import type { ModelAccess, TutorProvider } from '../provider';
+import { defineTool } from '../tool-schema';
+import type { LearningTutor, MasterTurnInput, PostCompletionInput, RecentMessage, WelcomeInput } from './learning-port';
+import { createOfflineLearningTutor } from './offline-learning-tutor';
+import { pacingText } from './signals';
+import { TutorTurnOutput } from './tutor-turn';
 
 export const tutorTurnToolName = 'tutor_turn';
 export const masterTutorMaxTokens = 1500;
@@ -178,10 +182,30 @@ export function buildPostCompletionRequest(input: PostCompletionInput, model: st
   };
 }
 
-/** The text of a plain reply. */
-export function replyText(response: LlmResponse): string {
-  return response.content
-    .map((block) => (block.type === 'text' ? block.text : ''))
-    .join('')
-    .trim();
+/**
+ * The learning calls on the tutor model: the master tutor (forced `tutor_turn` tool,
+ * non-streamed; the engine validates its input), the welcome and the post-completion reply
+ * (plain text).
+ */
+export function createModelLearningTutor(models: Pick<ModelAccess, 'client' | 'tutorModel'>): LearningTutor {
+  const { client, tutorModel } = models;
+  return {
+    async masterTurn(input, signal) {
+      const response = await client.complete(buildMasterTurnRequest(input, tutorModel), signal);
+      return { output: readMasterTurn(response), usage: countedUsage(response), model: tutorModel };
+    },
+    async welcome(input, signal) {
+      const response = await client.complete(buildWelcomeRequest(input, tutorModel), signal);
+      return { output: responseText(response), usage: countedUsage(response), model: tutorModel };
+    },
+    async postCompletion(input, signal) {
+      const response = await client.complete(buildPostCompletionRequest(input, tutorModel), signal);
+      return { output: responseText(response), usage: countedUsage(response), model: tutorModel };
+    },
+  };
+}
+
+/** The learning tutor a provider implies: the model tutor over its models, else (offline) the local one. */
+export function learningTutorFor(provider: Pick<TutorProvider, 'models'>): LearningTutor {
+  return provider.models ? createModelLearningTutor(provider.models) : createOfflineLearningTutor();
 }

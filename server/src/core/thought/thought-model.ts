@@ -1,13 +1,16 @@
 /**
- * The thought session's model calls (SPEC §4.5): the Socratic partner (streamed, tutor model)
- * and the summariser (non-streamed, evaluator model — a small, fast one is enough to compress).
- * The partner's system prompt is stable for the whole session and carries the cache
- * breakpoint; what changes — the stored summary and the sliding window — goes in the messages,
- * so the request stays bounded however long the conversation runs (core/thought/thought-rules.ts).
+ * The thought session's model port (SPEC §4.5), built here so that `llm/` knows no session
+ * type: the Socratic partner (streamed, tutor model) and the summariser (non-streamed,
+ * evaluator model — a small, fast one is enough to compress). The partner's system prompt is
+ * stable for the whole session and carries the cache breakpoint; what changes — the stored
+ * summary and the sliding window — goes in the messages, so the request stays bounded however
+ * long the conversation runs (thought-rules.ts). `thoughtPartnerFor` picks the partner a
+ * provider implies: these calls on its models, or the offline partner when it has none.
  */
-import type { ThoughtMessage, ThoughtPartner, ThoughtReplyInput, ThoughtSummaryInput } from '../core/thought/thought-port';
-import type { LlmClient, LlmMessage, LlmRequest, LlmResponse } from './llm-client';
-import { replyText } from './learning-request';
+import { countedUsage, responseText, type LlmMessage, type LlmRequest } from '../llm-port';
+import type { ModelAccess, TutorProvider } from '../provider';
+import { createOfflineThoughtPartner } from './offline-thought-partner';
+import type { ThoughtMessage, ThoughtPartner, ThoughtReplyInput, ThoughtSummaryInput } from './thought-port';
 
 export const thoughtMaxTokens = 700;
 export const thoughtTemperature = 0.7;
@@ -89,18 +92,23 @@ export function buildThoughtSummaryRequest(input: ThoughtSummaryInput, model: st
   };
 }
 
-/** The thought partner on any LlmClient: the tutor model streams replies, the evaluator model summarises. */
-export function createModelThoughtPartner(client: LlmClient, models: { tutorModel: string; summaryModel: string }): ThoughtPartner {
-  const usageOf = (response: LlmResponse) => ({ inputTokens: response.usage.inputTokens + response.usage.cacheReadTokens + response.usage.cacheWriteTokens, outputTokens: response.usage.outputTokens });
+/** The thought partner on the provider's models: the tutor model streams replies, the evaluator model summarises. */
+export function createModelThoughtPartner(models: ModelAccess): ThoughtPartner {
+  const { client, tutorModel, evaluatorModel: summaryModel } = models;
   return {
     async *reply(input, signal) {
-      for await (const event of client.stream(buildThoughtReplyRequest(input, models.tutorModel), signal)) {
+      for await (const event of client.stream(buildThoughtReplyRequest(input, tutorModel), signal)) {
         if (event.type === 'text_delta') yield event.text;
       }
     },
     async summarize(input, signal) {
-      const response = await client.complete(buildThoughtSummaryRequest(input, models.summaryModel), signal);
-      return { output: replyText(response), usage: usageOf(response), model: models.summaryModel };
+      const response = await client.complete(buildThoughtSummaryRequest(input, summaryModel), signal);
+      return { output: responseText(response), usage: countedUsage(response), model: summaryModel };
     },
   };
+}
+
+/** The thought partner a provider implies: the model partner over its models, else (offline) the local one. */
+export function thoughtPartnerFor(provider: Pick<TutorProvider, 'models'>): ThoughtPartner {
+  return provider.models ? createModelThoughtPartner(provider.models) : createOfflineThoughtPartner();
 }
