@@ -116,31 +116,5 @@ describe('reply (SPEC §4.1 feedback injection, §4.2 widgets)', () => {
   });
 });
 
-// ---------------------------------------------------------------------------
-// llm_calls under.records
-// ---------------------------------------------------------------------------
-
-describe('recordCall through the provider (SPEC §7)', () => {
-  it('under.records each call with its purpose, model, tokens (cache reads and writes) and outcome', async () => {
-    under.fake.enqueue('safety', fakeReplies.safetyVerdict(true, ''));
-    under.fake.enqueue('evaluator', fakeReplies.rateLimited(0), fakeReplies.evaluation({ recalledPoints: [], feedback: 'Nothing yet.' }, { usage: { input_tokens: 310, output_tokens: 41 } }));
-    under.fake.enqueue('tutor', fakeReplies.text('Keep going!', { usage: { input_tokens: 25, output_tokens: 12, cache_read_input_tokens: 1800, cache_creation_input_tokens: 0 } }));
-    under.fake.enqueue('tutor', fakeReplies.text('First turn of a new prefix.', { usage: { input_tokens: 25, output_tokens: 9, cache_read_input_tokens: 0, cache_creation_input_tokens: 1800 } }));
-    const provider = makeProvider();
-    await provider.checkSafety('hi', live());
-    await provider.evaluate({ points: [points.nucleus], recentMessages: [{ role: 'learner', content: 'hi' }], mode: 'recall' }, live());
-    await collect(provider.reply(tutorInput(), live()));
-    await collect(provider.reply(tutorInput(), live()));
-    expect(under.records.map(({ purpose, model, streamed, outcome, status, inputTokens, outputTokens, cacheReadTokens, cacheWriteTokens, attempt }) => ({ purpose, model, streamed, outcome, status, inputTokens, outputTokens, cacheReadTokens, cacheWriteTokens, attempt }))).toEqual([
-      { purpose: 'safety', model: models.evaluator, streamed: false, outcome: 'ok', status: null, inputTokens: 10, outputTokens: 5, cacheReadTokens: 0, cacheWriteTokens: 0, attempt: 1 },
-      { purpose: 'evaluator', model: models.evaluator, streamed: false, outcome: 'error', status: 429, inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, attempt: 1 },
-      { purpose: 'evaluator', model: models.evaluator, streamed: false, outcome: 'ok', status: null, inputTokens: 310, outputTokens: 41, cacheReadTokens: 0, cacheWriteTokens: 0, attempt: 2 },
-      { purpose: 'tutor', model: models.tutor, streamed: true, outcome: 'ok', status: null, inputTokens: 25, outputTokens: 12, cacheReadTokens: 1800, cacheWriteTokens: 0, attempt: 1 },
-      { purpose: 'tutor', model: models.tutor, streamed: true, outcome: 'ok', status: null, inputTokens: 25, outputTokens: 9, cacheReadTokens: 0, cacheWriteTokens: 1800, attempt: 1 },
-    ]);
-    expect(under.records.every((record) => record.provider === 'anthropic' && record.latencyMs >= 0 && record.sessionId === null)).toBe(true);
-  });
-});
-
-// What comes back to the engine, shared with the OpenAI suite.
+// What comes back to the engine and what each call records, shared with the OpenAI suite.
 modelProviderScenarios(anthropicWire, under);

@@ -113,6 +113,32 @@ export function modelProviderScenarios<Request, Reply>(wire: ProviderWire<Reques
     const under = shared ?? providerUnderTest(wire);
     const makeProvider = () => under.makeProvider();
 
+    describe('call records through the provider (SPEC §7)', () => {
+      it('records each call with its purpose, model, tokens (cache reads and writes as the wire reports them) and outcome', async () => {
+        const evaluated = { input: 310, output: 41, cacheRead: 0, cacheWrite: 0 };
+        const cached = { input: 25, output: 12, cacheRead: 1800, cacheWrite: 0 };
+        const newPrefix = { input: 25, output: 9, cacheRead: 0, cacheWrite: 1800 };
+        under.fake.enqueue('safety', replies.safetyVerdict(true, ''));
+        under.fake.enqueue('evaluator', replies.rateLimited(0), replies.withUsage({ evaluation: { recalledPoints: [], feedback: 'Nothing yet.' } }, evaluated));
+        under.fake.enqueue('tutor', replies.withUsage({ text: 'Keep going!' }, cached), replies.withUsage({ text: 'First turn of a new prefix.' }, newPrefix));
+        const provider = makeProvider();
+        await provider.checkSafety('hi', live());
+        await provider.evaluate({ points: [points.nucleus], recentMessages: [{ role: 'learner', content: 'hi' }], mode: 'recall' }, live());
+        await collect(provider.reply(tutorInput(), live()));
+        await collect(provider.reply(tutorInput(), live()));
+        const { evaluator, tutor } = wire.models;
+        const noTokens = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
+        expect(under.records.map(({ purpose, model, streamed, outcome, status, inputTokens, outputTokens, cacheReadTokens, cacheWriteTokens, attempt }) => ({ purpose, model, streamed, outcome, status, inputTokens, outputTokens, cacheReadTokens, cacheWriteTokens, attempt }))).toEqual([
+          { purpose: 'safety', model: evaluator, streamed: false, outcome: 'ok', status: null, ...wire.recordedUsage({ input: 10, output: 5, cacheRead: 0, cacheWrite: 0 }), attempt: 1 },
+          { purpose: 'evaluator', model: evaluator, streamed: false, outcome: 'error', status: 429, ...noTokens, attempt: 1 },
+          { purpose: 'evaluator', model: evaluator, streamed: false, outcome: 'ok', status: null, ...wire.recordedUsage(evaluated), attempt: 2 },
+          { purpose: 'tutor', model: tutor, streamed: true, outcome: 'ok', status: null, ...wire.recordedUsage(cached), attempt: 1 },
+          { purpose: 'tutor', model: tutor, streamed: true, outcome: 'ok', status: null, ...wire.recordedUsage(newPrefix), attempt: 1 },
+        ]);
+        expect(under.records.every((record) => record.provider === wire.name && record.latencyMs >= 0 && record.sessionId === null)).toBe(true);
+      });
+    });
+
     describe('evaluate (SPEC §4.1)', () => {
       it('sends only the unchecked points and at most 10 messages to the evaluator model as a structured request, 0.3, 1024, not streamed', async () => {
         await makeProvider().evaluate(input, live());

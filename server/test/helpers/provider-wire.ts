@@ -29,6 +29,14 @@ export interface WireToolCall {
 }
 
 /** One message of a model request's conversation, whatever the wire (a `tool` message is a user turn of tool results). */
+/** Token counts of a reply, in our terms. */
+export interface WireUsage {
+  input: number;
+  output: number;
+  cacheRead: number;
+  cacheWrite: number;
+}
+
 export interface WireTurn {
   role: 'user' | 'assistant';
   text?: string;
@@ -75,7 +83,13 @@ export interface ProviderWire<Request, Reply> {
     badRequest(): Reply;
     /** An empty reply the API ended for a reason of its own (a refusal, a content filter). */
     emptyRefusal(): Reply;
+    /** A 429 with `retry-after`. */
+    rateLimited(retryAfterSeconds: number): Reply;
+    /** A reply (text, or an evaluation) whose usage says these tokens: `cacheRead` of the prompt came from the cache, `cacheWrite` went into it. */
+    withUsage(reply: { text: string } | { evaluation: { recalledPoints: []; feedback: string } }, usage: WireUsage): Reply;
   };
+  /** What the call record holds of `usage` as this wire reports it (a wire that does not report cache writes counts them as input). */
+  recordedUsage(usage: WireUsage): { inputTokens: number; outputTokens: number; cacheReadTokens: number; cacheWriteTokens: number };
   model(request: Request): string;
   /** Every system instruction of the request, as one text. */
   systemText(request: Request): string;
@@ -139,7 +153,13 @@ export const anthropicWire: ProviderWire<RecordedRequest, FakeReply> = {
     serverError: () => fakeReplies.serverError(),
     badRequest: () => fakeReplies.badRequest(),
     emptyRefusal: () => ({ ...fakeReplies.text(''), stopReason: 'refusal' }),
+    rateLimited: (seconds) => fakeReplies.rateLimited(seconds),
+    withUsage: (reply, usage) => {
+      const wireUsage = { input_tokens: usage.input, output_tokens: usage.output, cache_read_input_tokens: usage.cacheRead, cache_creation_input_tokens: usage.cacheWrite };
+      return 'text' in reply ? fakeReplies.text(reply.text, { usage: wireUsage }) : fakeReplies.evaluation(reply.evaluation, { usage: wireUsage });
+    },
   },
+  recordedUsage: (usage) => ({ inputTokens: usage.input, outputTokens: usage.output, cacheReadTokens: usage.cacheRead, cacheWriteTokens: usage.cacheWrite }),
   model: (request) => request.body.model,
   systemText: (request) => (request.body.system ?? []).map((block) => block.text).join('\n\n'),
   userPrompt: (request) => {
@@ -222,7 +242,14 @@ export const openAiWire: ProviderWire<RecordedOpenAiRequest, FakeOpenAiReply> = 
     serverError: () => openAiReplies.serverError(),
     badRequest: () => openAiReplies.badRequest(),
     emptyRefusal: () => openAiReplies.text('', { finishReason: 'content_filter' }),
+    rateLimited: (seconds) => openAiReplies.rateLimited(seconds),
+    // Chat Completions reports the whole prompt, the cached part of it apart, and no cache writes.
+    withUsage: (reply, usage) => {
+      const wireUsage = { prompt_tokens: usage.input + usage.cacheRead + usage.cacheWrite, completion_tokens: usage.output, cached_tokens: usage.cacheRead };
+      return 'text' in reply ? openAiReplies.text(reply.text, { usage: wireUsage }) : openAiReplies.evaluation(reply.evaluation, { usage: wireUsage });
+    },
   },
+  recordedUsage: (usage) => ({ inputTokens: usage.input + usage.cacheWrite, outputTokens: usage.output, cacheReadTokens: usage.cacheRead, cacheWriteTokens: 0 }),
   model: (request) => request.body.model,
   systemText: openAiSystemText,
   userPrompt: openAiUserPrompt,

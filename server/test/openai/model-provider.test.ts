@@ -124,31 +124,5 @@ describe('checkSafety', () => {
   });
 });
 
-// ---------------------------------------------------------------------------
-// llm_calls under.records
-// ---------------------------------------------------------------------------
-
-describe('recordCall through the provider (SPEC §7)', () => {
-  it('under.records each call with its purpose, model, tokens (cached tokens apart) and outcome', async () => {
-    under.fake.enqueue('safety', openAiReplies.safetyVerdict(true, ''));
-    under.fake.enqueue('evaluator', openAiReplies.rateLimited(0), openAiReplies.evaluation({ recalledPoints: [], feedback: 'Nothing yet.' }, { usage: { prompt_tokens: 310, completion_tokens: 41 } }));
-    under.fake.enqueue('tutor', openAiReplies.text('Keep going!', { usage: { prompt_tokens: 1825, completion_tokens: 12, cached_tokens: 1800 } }));
-    under.fake.enqueue('tutor', openAiReplies.text('First turn of a new prefix.', { usage: { prompt_tokens: 1825, completion_tokens: 9, cached_tokens: 0 } }));
-    const provider = makeProvider();
-    await provider.checkSafety('hi', live());
-    await provider.evaluate({ points: [points.nucleus], recentMessages: [{ role: 'learner', content: 'hi' }], mode: 'recall' }, live());
-    await collect(provider.reply(tutorInput(), live()));
-    await collect(provider.reply(tutorInput(), live()));
-    expect(under.records.map(({ purpose, model, streamed, outcome, status, inputTokens, outputTokens, cacheReadTokens, cacheWriteTokens, attempt }) => ({ purpose, model, streamed, outcome, status, inputTokens, outputTokens, cacheReadTokens, cacheWriteTokens, attempt }))).toEqual([
-      { purpose: 'safety', model: models.evaluator, streamed: false, outcome: 'ok', status: null, inputTokens: 10, outputTokens: 5, cacheReadTokens: 0, cacheWriteTokens: 0, attempt: 1 },
-      { purpose: 'evaluator', model: models.evaluator, streamed: false, outcome: 'error', status: 429, inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, attempt: 1 },
-      { purpose: 'evaluator', model: models.evaluator, streamed: false, outcome: 'ok', status: null, inputTokens: 310, outputTokens: 41, cacheReadTokens: 0, cacheWriteTokens: 0, attempt: 2 },
-      { purpose: 'tutor', model: models.tutor, streamed: true, outcome: 'ok', status: null, inputTokens: 25, outputTokens: 12, cacheReadTokens: 1800, cacheWriteTokens: 0, attempt: 1 },
-      { purpose: 'tutor', model: models.tutor, streamed: true, outcome: 'ok', status: null, inputTokens: 1825, outputTokens: 9, cacheReadTokens: 0, cacheWriteTokens: 0, attempt: 1 },
-    ]);
-    expect(under.records.every((record) => record.provider === 'openai' && record.latencyMs >= 0 && record.sessionId === null)).toBe(true);
-  });
-});
-
-// What comes back to the engine, shared with the Anthropic suite.
+// What comes back to the engine and what each call records, shared with the Anthropic suite.
 modelProviderScenarios(openAiWire, under);
