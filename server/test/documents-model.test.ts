@@ -130,6 +130,8 @@ describe.each([
     await vendor.close();
   });
   const propose = (token: string, body: unknown) => server.api<ProposeAnswer>('POST', '/api/documents/propose', { token, body });
+  // The storage port reads a session's calls, but document calls have no session and it has no
+  // read of one learner's calls: their count and outcomes are still read with SQL (see issue 23 item 5).
   const documentCalls = (learnerId: string) =>
     server.server.database.$client.prepare("SELECT purpose, outcome, input_tokens + output_tokens AS tokens FROM llm_calls WHERE learner_id = ? AND purpose = 'document_points'").all(learnerId) as Array<{ purpose: string; outcome: string; tokens: number }>;
 
@@ -255,8 +257,10 @@ describe.each([
       const body = { format: 'text', text: 'Evaporation is the change of liquid water into vapour. Condensation is the change of vapour into droplets.' };
       const first = await capped.api<ProposeAnswer>('POST', '/api/documents/propose', { token: spender.token, body });
       expect(first.status).toBe(200);
-      const rows = () => capped.server.database.$client.prepare("SELECT count(*) AS n FROM llm_calls WHERE learner_id = ? AND purpose = 'document_points'").get(spender.learner.id) as { n: number };
-      await vi.waitFor(() => expect(rows().n).toBe(1));
+      // The call is recorded (after the answer) with the learner: the fakes report 10 + 5 tokens a call, so 15 is one call,
+      // read through the storage port the way the cap reads it.
+      const documentTokens = () => capped.server.storage.read((reader) => reader.llmCalls.tokensUsedSince(spender.learner.id, new Date(0), 'document_points'));
+      await vi.waitFor(async () => expect(await documentTokens()).toBe(15));
       const callsBefore = vendor.calls().length;
       const refused = await capped.api<ProposeAnswer>('POST', '/api/documents/propose', { token: spender.token, body });
       expect(refused.status).toBe(429);

@@ -3,36 +3,24 @@
  * a code answer in flight when the server was killed mid-scoring was lost, and the review
  * of a fixed form's first attempt answered its second attempt.
  */
-import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { AuthResponse, SessionSummary } from '@tutorloop/shared';
+import { sessionTypeCatalog } from '../../src/core/session-type-states';
+import type { Storage } from '../../src/core/storage/storage';
+import { openSqliteStorage } from '../../src/db/sqlite-storage';
 import { postJson, startServerProcess } from '../helpers/server-process';
 import { SocketClient, startTestServer, type TestServer } from '../helpers/test-server';
 
-interface ItemRow {
-  id: string;
-  kind: string;
-  correct_index: number | null;
-  correct_answer: string;
-  code: string | null;
-  widget_id: string;
-  stem: string;
-}
-
-function readDatabase<T>(dataDir: string, read: (database: Database.Database) => T): T {
-  const database = new Database(path.join(dataDir, 'tutorloop.sqlite'), { readonly: true, fileMustExist: true });
-  try {
-    return read(database);
-  } finally {
-    database.close();
-  }
-}
-
-function itemOf(database: Database.Database, sessionId: string, widgetId: string): ItemRow {
-  return database.prepare('SELECT id, kind, correct_index, correct_answer, code, widget_id, stem FROM assessment_items WHERE session_id = ? AND widget_id = ?').get(sessionId, widgetId) as ItemRow;
+/**
+ * The storage port on the data folder of a server process, opened the way the server opens it:
+ * the test reads what the server stored (while it runs, and after it was killed) through the
+ * port, never with SQL of its own. WAL lets this connection read beside the server's.
+ */
+function openStoredData(dataDir: string): Storage {
+  return openSqliteStorage(path.join(dataDir, 'tutorloop.sqlite'), sessionTypeCatalog);
 }
 
 describe('a code answer in flight when the server is killed', () => {
@@ -58,21 +46,26 @@ describe('a code answer in flight when the server is killed', () => {
       widget = await client.waitFor('widget', { from: start, timeoutMs: 15_000 });
     }
     const codeWidgetId = widget.payload.widgetId;
-    const item = readDatabase(dataDir, (database) => itemOf(database, sessionId, codeWidgetId));
-    client.send({ type: 'widget_response', payload: { widgetId: codeWidgetId, response: { code: item.correct_answer, language: 'python' } } });
+    // Opened once, after the server created the file: the poll below must see the answer the moment it commits.
+    const stored = openStoredData(dataDir);
+    cleanup.push(() => void stored.close());
+    const item = (await stored.read((reader) => reader.assessments.listItems(sessionId))).find((candidate) => candidate.widgetId === codeWidgetId);
+    if (!item) throw new Error('the code item was not stored before its widget was shown');
+    const correctAnswer = item.item.correctAnswer;
+    client.send({ type: 'widget_response', payload: { widgetId: codeWidgetId, response: { code: correctAnswer, language: 'python' } } });
 
     // Kill the moment the answer is stored: the sandbox has not even booted (the first run pays the cold start).
-    const answerStored = (database: Database.Database) =>
-      database.prepare("SELECT count(*) AS n FROM messages WHERE session_id = ? AND role = 'tool_result' AND content = ?").get(sessionId, item.correct_answer) as { n: number };
+    const answerStored = async () =>
+      (await stored.read((reader) => reader.messages.list(sessionId, { includeSuperseded: true }))).some((message) => message.role === 'tool_result' && message.content === correctAnswer);
     const deadline = Date.now() + 10_000;
-    while (readDatabase(dataDir, answerStored).n === 0) {
+    while (!(await answerStored())) {
       if (Date.now() > deadline) throw new Error('the code answer was never stored');
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
     first.child.kill('SIGKILL');
     await new Promise((resolve) => first.child.once('exit', resolve));
-    const scoredBeforeRestart = readDatabase(dataDir, (database) => database.prepare('SELECT count(*) AS n FROM responses WHERE item_id = ?').get(item.id) as { n: number });
-    expect(scoredBeforeRestart.n).toBe(0);
+    const responsesTo = async (itemId: string) => (await stored.read((reader) => reader.assessments.listResponses(sessionId))).filter((response) => response.itemId === itemId);
+    expect(await responsesTo(item.id)).toHaveLength(0);
 
     const second = await startServerProcess(dataDir);
     cleanup.push(() => void second.child.kill('SIGKILL'));
@@ -80,15 +73,13 @@ describe('a code answer in flight when the server is killed', () => {
     cleanup.push(() => again.close());
     // The stored answer is in the history, and the session moves on to the next item by itself.
     const history = await again.waitFor('history');
-    expect(history.payload.messages.some((message) => message.content === item.correct_answer)).toBe(true);
+    expect(history.payload.messages.some((message) => message.content === correctAnswer)).toBe(true);
     const next = await again.waitFor('widget', { where: (event) => event.payload.widgetId !== codeWidgetId, timeoutMs: 60_000 });
     expect(next.payload.kind).toBe('code_editor');
-    const response = readDatabase(dataDir, (database) =>
-      database.prepare('SELECT answer_text, credit, tests_passed, tests_total FROM responses WHERE item_id = ?').all(item.id),
-    ) as Array<{ answer_text: string; credit: number; tests_passed: number; tests_total: number }>;
+    const response = await responsesTo(item.id);
     expect(response).toHaveLength(1);
-    expect(response[0]).toMatchObject({ answer_text: item.correct_answer, credit: 1 });
-    expect(response[0]!.tests_passed).toBe(response[0]!.tests_total);
+    expect(response[0]).toMatchObject({ answerText: correctAnswer, credit: 1 });
+    expect(response[0]!.testsPassed).toBe(response[0]!.testsTotal);
   }, 180_000);
 });
 

@@ -70,9 +70,10 @@ describe('floods across sockets', () => {
     return { token, sessionId };
   }
 
-  function learnerMessages(target: TestServer, sessionId: string): string[] {
-    const rows = target.server.database.$client.prepare("SELECT content FROM messages WHERE session_id = ? AND role = 'learner' ORDER BY rowid").all(sessionId);
-    return (rows as Array<{ content: string }>).map((row) => row.content);
+  /** Every learner message stored for the session, retried-over turns included, through the storage port. */
+  async function learnerMessages(target: TestServer, sessionId: string): Promise<string[]> {
+    const messages = await target.server.storage.read((reader) => reader.messages.list(sessionId, { includeSuperseded: true }));
+    return messages.filter((message) => message.role === 'learner').map((message) => message.content);
   }
 
   it('counts turns per learner: 10 sockets sending 20 chats each store at most the budget, each socket told when to retry', async () => {
@@ -94,7 +95,7 @@ describe('floods across sockets', () => {
     }
     // Let the admitted turns finish.
     await new Promise((resolve) => setTimeout(resolve, 1500));
-    const stored = learnerMessages(server, sessionId);
+    const stored = await learnerMessages(server, sessionId);
     expect(stored.length).toBeLessThanOrEqual(8);
     expect(stored.length).toBeGreaterThan(0);
     const limited = clients.flatMap((client, index) => client.events.slice(starts[index]).filter((event): event is Extract<ServerEvent, { type: 'error' }> => event.type === 'error' && event.payload.code === 'rate_limited'));

@@ -50,8 +50,10 @@ async function nextAnswer(client: SocketClient, from: number, timeoutMs = 10_000
   }
 }
 
-function count(target: TestServer, sql: string, ...parameters: unknown[]): number {
-  return (target.server.database.$client.prepare(sql).get(...parameters) as { n: number }).n;
+/** How many messages the session has stored (only `role`'s when given), replies replaced by a retry included: read through the storage port. */
+async function storedMessages(target: TestServer, sessionId: string, role?: 'learner' | 'tutor' | 'tool_result'): Promise<number> {
+  const messages = await target.server.storage.read((reader) => reader.messages.list(sessionId, { includeSuperseded: true }));
+  return messages.filter((message) => role === undefined || message.role === role).length;
 }
 
 const assistants = (client: SocketClient) => client.events.filter((event): event is AssistantEvent => event.type === 'assistant');
@@ -86,7 +88,7 @@ describe('the model budget (SPEC §8: every operation that calls a model is char
     for (let index = 0; index < 5; index += 1) client.send({ type: 'retry', payload: { messageId: last } });
     await client.waitFor('error', { from: before, where: () => client.events.slice(before).filter((event) => event.type === 'error').length === 5 });
     expect(client.events.slice(before).map((event) => (event.type === 'error' ? event.payload.code : event.type))).toEqual(Array(5).fill('rate_limited'));
-    expect(count(server, "SELECT count(*) AS n FROM messages WHERE session_id = ? AND role = 'tutor'", sessionId)).toBe(4);
+    expect(await storedMessages(server, sessionId, 'tutor')).toBe(4);
     // The reply the learner has is the current one.
     const history = await server.api<{ messages: Array<{ id: string; role: string }> }>('GET', `/api/sessions/${sessionId}/replay`, { token });
     expect(history.body.messages.filter((message) => message.role === 'tutor').map((message) => message.id)).toEqual([last]);
@@ -150,21 +152,21 @@ describe('the model budget (SPEC §8: every operation that calls a model is char
       message: 'Too many turns: at most 2 per 60 seconds across all your sessions; the tutor has not opened this session yet — come back to it later, or just write to begin. Retry in 30 s.',
     });
     expect(assistants(thoughtClient)).toEqual([]);
-    expect(count(server, 'SELECT count(*) AS n FROM messages WHERE session_id = ?', thought.body.sessionId)).toBe(0);
+    expect(await storedMessages(server, thought.body.sessionId)).toBe(0);
     const state = await server.api<{ state: { status: string } }>('GET', `/api/sessions/${thought.body.sessionId}`, { token });
     expect(state.body.state.status).toBe('pending');
     // Its chat is refused too, and not stored.
     const beforeChat = thoughtClient.events.length;
     thoughtClient.send({ type: 'chat', payload: { message: 'let me start then' } });
     expect((await thoughtClient.waitFor('error', { from: beforeChat })).payload.message).toBe('Too many turns: at most 2 per 60 seconds across all your sessions; this message was not sent. Retry in 30 s.');
-    expect(count(server, 'SELECT count(*) AS n FROM messages WHERE session_id = ?', thought.body.sessionId)).toBe(0);
+    expect(await storedMessages(server, thought.body.sessionId)).toBe(0);
     thoughtClient.close();
 
     // A token is back after 30 s: the next attach opens the session.
     clock.advance(30_000);
     const again = await server.connect(thought.body.sessionId, token);
     await again.waitFor('assistant', { timeoutMs: 10_000 });
-    expect(count(server, "SELECT count(*) AS n FROM messages WHERE session_id = ? AND role = 'tutor'", thought.body.sessionId)).toBe(1);
+    expect(await storedMessages(server, thought.body.sessionId, 'tutor')).toBe(1);
     for (const client of [recallClient, learningClient, again]) client.close();
   });
 
@@ -215,7 +217,7 @@ describe('the model budget (SPEC §8: every operation that calls a model is char
     expect(step.status).toBe(429);
     expect(step.headers.get('retry-after')).toBe('5400');
     expect(await step.json()).toEqual({ error: { code: 'rate_limited', message: 'Your daily model budget of 1,000 tokens is used up (it renews at 00:00 UTC). Retry in 5400 s.' } });
-    expect(count(server, 'SELECT count(*) AS n FROM messages WHERE session_id = ?', spender.sessionId)).toBe(0);
+    expect(await storedMessages(server, spender.sessionId)).toBe(0);
     expect(assistants(spent)).toEqual([]);
     // Ending never waits for the budget: a thought session ends with the plain closing summary, no error.
     const thought = await server.api<{ sessionId: string }>('POST', '/api/sessions', { token: spender.token, body: { type: 'thought', topic: 'budgets' } });
@@ -250,12 +252,16 @@ describe('the model budget (SPEC §8: every operation that calls a model is char
     const client = await server.connect(spender.sessionId, spender.token);
     await client.waitFor('assistant', { timeoutMs: 10_000 });
     // The opening's call is recorded with the session's learner (the write is queued behind the reply).
-    const recorded = () => count(server!, 'SELECT count(*) AS n FROM llm_calls WHERE learner_id = ?', spender.learnerId);
+    // Everything the learner's budget counts, since the epoch: what the server sums before each operation.
+    const learnerTokens = () => server!.server.storage.read((reader) => reader.llmCalls.tokensUsedSince(spender.learnerId, new Date(0)));
     const deadline = Date.now() + 5000;
-    while (recorded() === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(server.server.database.$client.prepare('SELECT session_id AS sessionId, learner_id AS learnerId, input_tokens + output_tokens AS tokens FROM llm_calls').all()).toEqual([
+    while ((await learnerTokens()) === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    const calls = await server.server.storage.read((reader) => reader.llmCalls.listBySession(spender.sessionId));
+    expect(calls.map(({ sessionId, learnerId, inputTokens, outputTokens }) => ({ sessionId, learnerId, tokens: inputTokens + outputTokens }))).toEqual([
       { sessionId: spender.sessionId, learnerId: spender.learnerId, tokens: 550 },
     ]);
+    // The session's one call is all the learner has spent.
+    expect(await learnerTokens()).toBe(550);
 
     // 550 of 500 spent: the next turn is refused before any model call.
     const requests = fake.requests.length;
