@@ -130,10 +130,9 @@ describe.each([
     await vendor.close();
   });
   const propose = (token: string, body: unknown) => server.api<ProposeAnswer>('POST', '/api/documents/propose', { token, body });
-  // The storage port reads a session's calls, but document calls have no session and it has no
-  // read of one learner's calls: their count and outcomes are still read with SQL (see issue 23 item 5).
-  const documentCalls = (learnerId: string) =>
-    server.server.database.$client.prepare("SELECT purpose, outcome, input_tokens + output_tokens AS tokens FROM llm_calls WHERE learner_id = ? AND purpose = 'document_points'").all(learnerId) as Array<{ purpose: string; outcome: string; tokens: number }>;
+  // Document calls have no session: they are the learner's, read through the storage port.
+  const documentCalls = async (learnerId: string) =>
+    (await server.server.storage.read((reader) => reader.llmCalls.listByLearner(learnerId, 'document_points'))).map((call) => ({ purpose: call.purpose, outcome: call.outcome, tokens: call.inputTokens + call.outputTokens }));
 
   it('asks once per section-sized chunk with a forced tool, merges duplicates and keeps the best-ranked points, each call in llm_calls', async () => {
     vendor.answer(honestModel);
@@ -163,8 +162,8 @@ describe.each([
         .map(([content, heading]) => ({ content, source: { heading, quote: content } })),
     );
     expect(response.body.warnings).toEqual([]);
-    await vi.waitFor(() => expect(documentCalls(learner.id)).toHaveLength(4));
-    expect(documentCalls(learner.id).every((call) => call.outcome === 'ok' && call.tokens > 0)).toBe(true);
+    await vi.waitFor(async () => expect(await documentCalls(learner.id)).toHaveLength(4));
+    expect((await documentCalls(learner.id)).every((call) => call.outcome === 'ok' && call.tokens > 0)).toBe(true);
   });
 
   it('merges a point said in two sections into one', async () => {
@@ -246,7 +245,7 @@ describe.each([
     leaving.destroy();
     await closed;
     await vi.waitFor(() => expect(vendor.calls()[before]?.closedEarly()).toBe(true), { timeout: 10_000 });
-    await vi.waitFor(() => expect(documentCalls(learner.id).map((call) => call.outcome)).toEqual(['aborted']), { timeout: 10_000 });
+    await vi.waitFor(async () => expect((await documentCalls(learner.id)).map((call) => call.outcome)).toEqual(['aborted']), { timeout: 10_000 });
   }, workerTimeoutMs);
 
   it('refuses in plain words once the learner’s daily document tokens are spent, without calling the model; another learner is unaffected', async () => {

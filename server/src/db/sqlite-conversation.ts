@@ -175,6 +175,15 @@ export function sqliteLlmCalls(database: Database): LlmCallRepository {
       const rows = database.select().from(llmCalls).where(eq(llmCalls.sessionId, sessionId)).orderBy(asc(llmCalls.createdAt), asc(llmCalls.id)).all();
       return rows.map((row) => ({ ...row, outcome: row.outcome as StoredLlmCall['outcome'] }));
     },
+    async listByLearner(learnerId, purpose) {
+      const rows = database
+        .select()
+        .from(llmCalls)
+        .where(and(eq(llmCalls.learnerId, learnerId), purpose === undefined ? undefined : eq(llmCalls.purpose, purpose)))
+        .orderBy(asc(llmCalls.createdAt), asc(llmCalls.id))
+        .all();
+      return rows.map((row) => ({ ...row, outcome: row.outcome as StoredLlmCall['outcome'] }));
+    },
     async tokensUsedSince(learnerId, since, purpose) {
       // One range scan of llm_calls_learner_created_idx.
       const row = database

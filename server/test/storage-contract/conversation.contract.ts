@@ -235,6 +235,23 @@ export function conversationContract(context: ContractContext): void {
       expect(await storage.read((reader) => reader.llmCalls.listBySession('any-session'))).toEqual([llmCall('c1', 'any-session', 4), llmCall('c2', 'any-session', 9)]);
     });
 
+    it('lists a learner’s calls with or without a session, oldest first, of one purpose when asked', async () => {
+      const storage = context.storage();
+      const a = await seedRecall(storage, 'a');
+      const b = await seedRecall(storage, 'b');
+      const documentCall = { ...llmCall('doc', null, 3, a.learnerId), purpose: 'document_points' };
+      await storage.transaction(async (tx) => {
+        await tx.llmCalls.add(llmCall('later', a.sessionId, 9, a.learnerId));
+        await tx.llmCalls.add(documentCall);
+        await tx.llmCalls.add(llmCall('first', a.sessionId, 1, a.learnerId));
+        await tx.llmCalls.add(llmCall('other', b.sessionId, 2, b.learnerId));
+        await tx.llmCalls.add(llmCall('nobody', null, 2, null));
+      });
+      const listed = await storage.read(async (reader) => [await reader.llmCalls.listByLearner(a.learnerId), await reader.llmCalls.listByLearner(a.learnerId, 'document_points')]);
+      expect(listed[0]!.map((call) => call.id)).toEqual(['first', 'doc', 'later']);
+      expect(listed[1]).toEqual([documentCall]);
+    });
+
     it('sums a learner’s input + output tokens since a moment, deleted sessions included (the daily token budget, SPEC §8)', async () => {
       const storage = context.storage();
       const a = await seedRecall(storage, 'a');

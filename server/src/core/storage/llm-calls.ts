@@ -31,6 +31,8 @@ export interface StoredLlmCall {
 export interface LlmCallReader {
   /** A session's calls, oldest first (ties by id). */
   listBySession(sessionId: string): Promise<StoredLlmCall[]>;
+  /** A learner's calls, with or without a session (a document's have none), oldest first (ties by id); with `purpose`, only those made for it. */
+  listByLearner(learnerId: string, purpose?: string): Promise<StoredLlmCall[]>;
   /**
    * Input + output tokens of the learner's calls made at or after `since` (0 when none): what
    * the daily token budget counts (SPEC §8). Calls of deleted sessions still count. With

@@ -128,6 +128,9 @@ export function llmCallRepository(state: MemoryState): LlmCallRepository {
     async listBySession(sessionId) {
       return copy(sortBy(state.where('llmCalls', (call) => call.sessionId === sessionId), (call) => call.createdAt, (call) => call.id));
     },
+    async listByLearner(learnerId, purpose) {
+      return copy(sortBy(state.where('llmCalls', (call) => call.learnerId === learnerId && (purpose === undefined || call.purpose === purpose)), (call) => call.createdAt, (call) => call.id));
+    },
     async tokensUsedSince(learnerId, since, purpose) {
       return state
         .where('llmCalls', (call) => call.learnerId === learnerId && call.createdAt.getTime() >= since.getTime() && (purpose === undefined || call.purpose === purpose))

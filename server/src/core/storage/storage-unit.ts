@@ -26,7 +26,7 @@ const readMethods: { [K in Namespace]: Record<ReadMethod<K>, true> } = {
   messages: { list: true, count: true, findByClientId: true, findOldestUnanswered: true },
   pendingActions: { getPending: true, list: true },
   assessments: { listItems: true, listResponses: true, listAbilities: true },
-  llmCalls: { listBySession: true, tokensUsedSince: true },
+  llmCalls: { listBySession: true, listByLearner: true, tokensUsedSince: true },
   studyPlans: { get: true, listVisibleTo: true, listBuiltIn: true },
   agentLogs: { listForSession: true },
   scheduler: { currentWeights: true, listRuns: true, reviewHistory: true, reviewCount: true, learnersWithReviews: true },

@@ -160,6 +160,14 @@ export function postgresLlmCalls(database: PostgresDatabase): LlmCallRepository 
       const rows = await database.select().from(llmCalls).where(eq(llmCalls.sessionId, sessionId)).orderBy(asc(llmCalls.createdAt), asc(llmCalls.id));
       return rows.map((row) => ({ ...row, outcome: row.outcome as StoredLlmCall['outcome'] }));
     },
+    async listByLearner(learnerId, purpose) {
+      const rows = await database
+        .select()
+        .from(llmCalls)
+        .where(and(eq(llmCalls.learnerId, learnerId), purpose === undefined ? undefined : eq(llmCalls.purpose, purpose)))
+        .orderBy(asc(llmCalls.createdAt), asc(llmCalls.id));
+      return rows.map((row) => ({ ...row, outcome: row.outcome as StoredLlmCall['outcome'] }));
+    },
     async tokensUsedSince(learnerId, since, purpose) {
       // One range scan of llm_calls_learner_created_idx; sum() of integers is a bigint, which node-postgres returns as text.
       const [row] = await database
