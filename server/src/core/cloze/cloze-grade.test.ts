@@ -48,6 +48,7 @@ describe('isRightAnswer (SPEC §4.6): right answers', () => {
     ['the answer without its bracketed note', status, 'unauthorized'],
     ['a one-letter answer', symbol, 'k'],
     ['the sentence pasted back with the term in it', cell, 'The mitochondria is the powerhouse of the cell.'],
+    ['with a hedge around it', cell, 'hmm, probably the mitochondria?'],
   ])('%s', (_case, item, given) => {
     expect(isRightAnswer(given, item)).toBe(true);
   });
@@ -74,6 +75,8 @@ describe('isRightAnswer (SPEC §4.6): wrong answers', () => {
     ['the country instead of its capital', capital, 'France'],
     ['another painter', painter, 'Pablo Neruda'],
     ['a different letter', symbol, 'P'],
+    ['a list of guesses with the term among them', cell, 'nucleus, ribosome, mitochondria, golgi, lysosome, vacuole'],
+    ['every painter one can think of', painter, 'Monet Picasso Dali Goya Velazquez Miro'],
   ])('%s', (_case, item, given) => {
     expect(isRightAnswer(given, item)).toBe(false);
   });

@@ -12,7 +12,8 @@
  * - one typo away (one letter added, dropped, changed or two swapped) for a term of 6+ letters.
  * Numbers and terms of 3 letters or fewer match exactly. Words the learner copied from the
  * prompt count only when they are the term itself, so pasting the sentence back is not an
- * answer unless it holds the term.
+ * answer unless it holds the term; a list of guesses (more than `maxExtraWords` words of the
+ * learner's own beyond the answer's) is not an answer either.
  */
 import { damerauLevenshtein, extractKeyTerms, isStopword, stem, tokenize, tokenMatchesTerm, type KeyTerm } from '../offline/lexical';
 import { relate } from '../offline/lexical-relations';
@@ -48,6 +49,13 @@ function namesTerm(token: string, term: KeyTerm, fromPrompt: boolean): boolean {
   return damerauLevenshtein(token, term.token, 1) <= 1;
 }
 
+/**
+ * How many more words than the answer has a learner may write beside it ("I think it's the
+ * mitochondria"). Beyond that an answer is a list of guesses, and naming the term among them
+ * is not knowing it.
+ */
+export const maxExtraWords = 3;
+
 /** Of an answer of several key terms, the share the learner must name. */
 export const answerMinCoverage = 0.5;
 
@@ -64,6 +72,8 @@ export function isRightAnswer(given: string, item: { prompt: string; answer: str
   const tokens = [...new Set(tokenize(given))].filter((token) => !isStopword(token) || terms.some((term) => term.token === token));
   if (tokens.length === 0 || terms.length === 0) return false;
   const promptStems = new Set(tokenize(item.prompt.split(blankMark).join(' ')).map(stem));
+  const ownWords = tokens.filter((token) => !isStopword(token) && !promptStems.has(stem(token)));
+  if (ownWords.length > terms.length + maxExtraWords) return false;
   const hits = terms.filter((term) => tokens.some((token) => namesTerm(token, term, promptStems.has(stem(token)))));
   // A name is told apart by its last part: "Pablo Neruda" does not name Pablo Picasso.
   if (terms.length > 1 && answerShape(expected) === 'name' && !hits.includes(terms.at(-1)!)) return false;
