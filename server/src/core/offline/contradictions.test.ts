@@ -41,6 +41,14 @@ describe('a message that says something else is never recalled, and the feedback
     ['Baking soda needs an acid to react, while baking powder already contains its own acid.', 'baking powder needs an acid to react, while baking soda already contains its own acid', /swaps what goes with what/],
     ['Python lists are mutable, but tuples are immutable.', 'tuples are mutable and lists are immutable', /swaps what goes with what/],
     ['A solution with a pH below 7 is acidic, and one above 7 is alkaline.', 'a pH above 7 means the solution is acidic', /swaps what goes with what/],
+    // a movement the other way: to where the point moves from (written for issue 28 item 2, not from the corpus)
+    ['The kidneys filter waste from the blood.', 'the kidneys filter waste into the blood', /moves it to "blood"/],
+    ['Plants take in carbon dioxide from the air for photosynthesis.', 'plants give off carbon dioxide to the air for photosynthesis', /moves it to "air"/],
+    // a negative quantifier over the opposite comparison, another number for a proportion said in words
+    ['The cheetah runs faster than any other land animal.', 'no land animal runs slower than the cheetah', /says the opposite/],
+    ['Water expands by about a tenth when it freezes.', 'water expands by around 30 percent when it freezes', /different number \(30/],
+    // the opposite of one pole of the point is its other pole, so the order is compared
+    ['In osmosis water moves from a dilute solution to a concentrated one.', 'water moves from the stronger solution to the weaker one in osmosis', /puts "concentrated" before "dilute"/],
   ])('%s ← "%s"', (content, message, reason) => {
     const m = match(content, message);
     expect(m.recalled).toBe(false);
@@ -63,6 +71,16 @@ describe('what the model leaves alone: the same thing said another way (issue 28
     ['Python lists are mutable, but tuples are immutable.', 'tuples are immutable, while lists are mutable'],
     // a negated gerund ends at its verb
     ['Vitamin A deficiency causes night blindness.', 'not getting enough vitamin A causes night blindness'],
+    // a negative quantifier over a comparison states the superlative, it denies nothing
+    ['The cheetah runs faster than any other land animal.', 'no other land animal runs faster than the cheetah'],
+    ['The cheetah runs faster than any other land animal.', 'no other land animal is quicker than the cheetah'],
+    // a movement said with the same direction in other words ("out of" is "from")
+    ['The kidneys filter waste from the blood.', 'the kidneys take waste out of the blood'],
+    // one quantity in words and in digits
+    ["The brain uses about a fifth of the body's energy.", "the brain uses roughly 20% of the body's energy"],
+    ['Water expands by about a tenth when it freezes.', 'water expands by around 10 percent when it freezes'],
+    // the agreeing reading of a word wins over an antonym of another ("weaker" is "dilute"; "stronger" is not its opposite then)
+    ['In osmosis water moves from a dilute solution to a concentrated one.', 'in osmosis water goes from the weaker solution to the stronger one'],
   ])('%s ← "%s"', (content, message) => {
     expect(match(content, message)).toMatchObject({ recalled: true, conflict: null });
   });

@@ -9,18 +9,24 @@
  *   matched ideas said with the other polarity against those said with the point's; a clause's
  *   subject, before its verb, is never under a negation unless the learner negates it ("…, not
  *   Augustus"); a clause about the contrary case ("otherwise …") is left out;
- * - another number where the point has one that is not said;
+ * - another number where the point has one that is not said (a proportion in words counts: "30%"
+ *   for "a tenth", quantities.ts);
  * - a substitute: a sister or cousin term in place of an idea that is not said ("chloroplast" for
  *   "mitochondrion"), the point said of another subject, or one word said as another of the same
  *   kind between the same neighbours ("a git fetch followed by a rebase");
  * - a comparison, an order or a relation the other way round: "the mean is less affected than the
- *   median", "declines slowly at first and then quickly", "ATP produces the mitochondria";
+ *   median" (comparisons.ts; "no X is more … than A" is read turned round), "declines slowly at
+ *   first and then quickly", "ATP produces the mitochondria", a movement from a place the point
+ *   moves to ("removes CO2 from the atmosphere" for "returns it to", motion-direction.ts);
  * - what goes with what swapped between the point's statements or contrasted clauses ("baking
  *   powder needs an acid, baking soda has its own"; "above 7 is acidic").
  */
 import type { IdeaHit } from './idea-match';
 import { directionOf, isFiniteVerb, LIGHT_WORDS, specificityOf, type KeyIdea } from './key-ideas';
 import { areSisters, COUSIN_HOPS, DEFINITION_MIN_SPECIFICITY, nearAncestors, relate } from './lexical-relations';
+import { reversedMovement } from './motion-direction';
+import { comparisonConflict } from './comparisons';
+import { proportionOf } from './quantities';
 import { indicesOf, type Candidate, type PreparedMessage } from './prepared-message';
 import { analyzeText, FINITE_FORMS, type AnalyzedText, type AnalyzedWord } from './text-analysis';
 import { wordNet } from './wordnet';
@@ -167,45 +173,6 @@ function range(from: number, to: number): number[] {
   const out: number[] = [];
   for (let i = from; i <= to; i++) out.push(i);
   return out;
-}
-
-/**
- * A comparison said the other way. The words point and message share are read on their side of
- * "than": if one changed sides ("the mean is less affected … than the median" for "the median is
- * less affected … than the mean") the comparison is swapped, which says the same only with the
- * comparative reversed too ("outliers change the mean more than the median"); if none did, the
- * comparative must agree ("the Amazon carries less water than …" for "more water").
- */
-function comparisonConflict(content: string, message: PreparedMessage, hits: readonly IdeaHit[]): string | null {
-  if (hits.length === 0) return null;
-  const point = analyzeTextCached(content).words;
-  const learner = message.text.words;
-  const pointThan = point.findIndex((w) => w.norm === 'than');
-  const learnerThan = learner.findIndex((w) => w.norm === 'than');
-  if (pointThan < 0 || learnerThan < 0) return null;
-  const comparative = (words: readonly AnalyzedWord[], than: number) => directionOf(words.slice(Math.max(0, than - 4), than).flatMap((w) => [w.norm, ...w.lemmas]));
-  const pointDirection = comparative(point, pointThan);
-  const learnerDirection = comparative(learner, learnerThan);
-  if (pointDirection === 0 || learnerDirection === 0) return null;
-  // The words both say, each on its side of "than" in each: one that changed sides swaps the comparison.
-  const same = (a: AnalyzedWord, b: AnalyzedWord) => a.stem === b.stem || a.lemmas.some((l) => b.lemmas.includes(l));
-  const clauseOf = (words: readonly AnalyzedWord[], than: number) => words.filter((w) => w.clause === words[than]!.clause && !w.functionWord && !LIGHT_WORDS.has(w.norm));
-  // A word said on both sides of "than" ("reviews spread out … than the same reviews crammed")
-  // tells nothing about which side is which, in either text: only words on one side count.
-  const sidesOf = (words: readonly AnalyzedWord[], than: number, word: AnalyzedWord) => new Set(clauseOf(words, than).filter((w) => same(w, word)).map((w) => words.indexOf(w) < than));
-  let shared = 0;
-  let swapped = false;
-  for (const p of clauseOf(point, pointThan)) {
-    const learnerSides = sidesOf(learner, learnerThan, p);
-    if (learnerSides.size === 0) continue;
-    shared += 1;
-    const pointSides = sidesOf(point, pointThan, p);
-    if (pointSides.size !== 1 || learnerSides.size !== 1) continue;
-    if (pointSides.has(true) !== learnerSides.has(true)) swapped = true;
-  }
-  if (shared === 0) return null;
-  // Swapped sides with the comparative reversed too ("more" for "less") say the same thing.
-  return swapped === (pointDirection === learnerDirection) ? 'reverses the comparison' : null;
 }
 
 /** Two ideas that oppose each other: antonyms, opposite directions, or one number's two bounds ("below 7" / "above 7"). */
@@ -416,13 +383,14 @@ export function conflictOf(content: string, message: PreparedMessage, ideas: rea
   const clauses = new Set(hits.map((hit) => hit.clause));
   const used = new Set(hits.flatMap((hit) => hit.wordIndices));
   // A number of the learner's that is none of the point's, where one of the point's is not said.
-  const numberMissing = missing.find((idea) => idea.value !== null);
+  const isNumber = (idea: KeyIdea) => idea.value !== null || proportionOf(idea.lemmas) !== null; // "a tenth" is a number too (quantities.ts)
+  const numberMissing = missing.find(isNumber);
   if (numberMissing) {
     // A clause that is only a number ("…, nine in all") says it of the clause before.
     const wordy = new Set(message.text.words.filter((w) => w.value === null && !w.functionWord).map((w) => w.clause));
     const speaks = (clause: number) => clauses.has(clause) || (!wordy.has(clause) && clauses.has(clause - 1));
     const other = message.text.words.find((w, index) => w.value !== null && speaks(w.clause) && !used.has(index));
-    if (other) return `gives a different number (${other.value} instead of ${ideas.filter((idea) => idea.value !== null).map((idea) => idea.surface).join(', ')})`;
+    if (other) return `gives a different number (${other.value} instead of ${ideas.filter(isNumber).map((idea) => idea.surface).join(', ')})`;
   }
   // A word that only loosely stands for an idea ("ventricle" for "right ventricle") may be part
   // of the substitute ("left ventricle").
@@ -433,15 +401,15 @@ export function conflictOf(content: string, message: PreparedMessage, ideas: rea
     const substitute = substituteFor(idea, free);
     if (substitute) return `says "${substitute}" where the point has "${idea.surface}"`;
   }
-  const subject = otherSubject(message, ideas, hits, free);
-  if (subject) return subject;
-  const replaced = replacedWord(content, message, hits);
+  const replaced = otherSubject(message, ideas, hits, free) ?? replacedWord(content, message, hits);
   if (replaced) return replaced;
-  const comparison = comparisonConflict(content, message, hits);
+  const comparison = comparisonConflict(analyzeTextCached(content).words, message, hits);
   if (comparison) return comparison;
   const order = swappedOpposites(message, hits);
   if (order) return order;
-  const roles = swappedRoles(content, message, hits);
+  // Two comparisons are compared side by side above (comparisonConflict), not as who does what.
+  const comparing = / than /i.test(` ${content} `) && message.text.words.some((w) => w.norm === 'than');
+  const roles = (comparing ? null : swappedRoles(content, message, hits)) ?? reversedMovement(analyzeTextCached(content).words, message.text.words, hits);
   if (roles) return roles;
   if (crossesClauses(hits, weightOf) || crossesContrasts(ideas, hits)) return 'swaps what goes with what';
   return null;

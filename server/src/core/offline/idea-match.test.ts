@@ -96,7 +96,7 @@ describe('weights, core and asides, and what a paraphrase may use (issue 28)', (
     expect(match('The Nile is generally considered the longest river in the world, at about 6,650 km.', 'the Nile is the longest river').recalled).toBe(true);
     expect(match('DNA is a double helix of two strands held together by complementary base pairs.', 'DNA is a double helix of two strands').recalled).toBe(true);
     expect(match(rome, 'something about Romulus').recalled).toBe(false);
-    expect(match('The mitochondria produce ATP through oxidative phosphorylation', 'mitochondria and ATP?').recalled).toBe(false);
+    expect(match('The mitochondria produce ATP through oxidative phosphorylation', 'mitochondria?').recalled).toBe(false);
   });
 
   it('names the missing words of the core, heaviest first, not the asides', () => {

@@ -89,16 +89,16 @@ describe('evaluateOffline — what counts as recalled', () => {
 
 describe('evaluateOffline — feedback for the tutor', () => {
   it('in recall mode names what was recalled, near misses with missing terms, and what remains', () => {
-    const r = evaluate('Canberra is the capital of Australia. Also mitochondria and ATP?');
+    const r = evaluate('Canberra is the capital of Australia. Also mitochondria and energy?');
     expect(ids(r)).toEqual([points.canberra.id]);
     expect(r.feedback).toContain('Recalled just now: "Canberra is the capital of Australia, not Sydney"');
-    expect(r.feedback).toMatch(/Near miss: "The mitochondria produce ATP.*missing oxidative phosphorylation, produce/);
+    expect(r.feedback).toMatch(/Near miss: "The mitochondria produce ATP.*missing oxidative phosphorylation, ATP, produce/);
     expect(r.feedback).toContain(`${allPoints.length - 1} ideas still to recall`);
     expect(r.feedback).not.toContain(points.canberra.id);
   });
 
   it('in rabbithole mode only says what was recalled, or nothing', () => {
-    const hit = evaluate('Funny, this reminds me that the Berlin Wall fell in 1989. Also mitochondria and ATP.', { mode: 'rabbithole' });
+    const hit = evaluate('Funny, this reminds me that the Berlin Wall fell in 1989. Also mitochondria.', { mode: 'rabbithole' });
     expect(ids(hit)).toEqual([points.berlinWall.id]);
     expect(hit.feedback).toBe('Recalled: "The Berlin Wall fell in November 1989".');
     expect(evaluate('How do black holes evaporate?', { mode: 'rabbithole' }).feedback).toBe('');
