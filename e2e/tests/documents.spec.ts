@@ -3,8 +3,11 @@
  * 390×844: a wrong file type is refused in plain words without losing the typed notes; a Markdown
  * file (chosen with the file input) and a Chromium-printed PDF are read by the real server, whose
  * proposals the learner edits, merges and drops before saving; the new set holds exactly the
- * edited points. Reading can be cancelled; a damaged PDF gets the server's refusal. Screenshots go
- * to /tmp/pw-docs-shots/.
+ * edited points. A 300-page PDF shows the pages read ("Reading page 37 of 300") and is cancelled;
+ * a damaged PDF gets the server's refusal. The PDF's points, two edited and one dropped, are saved
+ * into the EXISTING Markdown set (a point it already holds is skipped and named), after leaving
+ * with unsaved points asked first (a link in the app, and reloading the tab); then the set is
+ * reviewed. Screenshots go to /tmp/pw-docs-shots/.
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
@@ -17,6 +20,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const markdownFile = path.join(here, 'fixtures', 'volcano-notes.md');
 const documentFixtures = path.join(here, '..', '..', 'server', 'test', 'fixtures', 'documents');
 const pdfFile = path.join(documentFixtures, 'article.pdf');
+const longPdfFile = path.join(documentFixtures, 'long-300-pages.pdf');
 const brokenPdfFile = path.join(documentFixtures, 'broken.pdf');
 const shotDir = '/tmp/pw-docs-shots';
 
@@ -128,27 +132,23 @@ for (const { label, size } of viewports) {
     await page.getByRole('button', { name: /^Save set/ }).click();
     await expectSavedSet(page, `Volcanoes ${label}`, markdownSaved);
 
-    // A PDF: the working state while the server reads it (held at the browser until looked at),
-    // cancelled once, then read again.
+    // A 300-page PDF: the pages read as the server reads them, then cancelled.
     await page.goto('/#/sets');
     await openFromDocument(page);
-    let releaseHeld: () => void = () => {};
-    const held = new Promise<void>((resolve) => (releaseHeld = resolve));
-    await page.route('**/api/documents/propose', async (route) => {
-      await held;
-      await route.continue().catch(() => {});
-    });
-    await page.getByLabel('Choose a file, or drop it here').setInputFiles(pdfFile);
-    await expect(page.getByRole('heading', { name: 'Reading “article.pdf”' })).toBeVisible();
-    await expect(page.getByTestId('document-progress')).toBeVisible();
-    await expect(page.getByTestId('document-status')).toHaveText('Reading “article.pdf”…');
+    await page.getByLabel('Choose a file, or drop it here').setInputFiles(longPdfFile);
+    await expect(page.getByRole('heading', { name: 'Reading “long-300-pages.pdf”' })).toBeVisible();
+    await expect(page.getByTestId('document-status')).toHaveText('Reading “long-300-pages.pdf”…');
+    // Pages go by fast; choosing the points after them takes longer: either shows how far the reading is.
+    await expect(page.getByTestId('document-pages')).toHaveText(/^(Reading page \d+ of 300|All 300 pages read; choosing the points)$/u, { timeout: readingTimeoutMs });
+    await expect(page.getByTestId('document-progress')).toHaveAttribute('max', '300');
     await expectNoHorizontalOverflow(page, 'reading');
     await shoot(page, `reading-${label}`);
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await shoot(page, `reading-dark-${label}`);
+    await page.emulateMedia({ colorScheme: 'light' });
     await page.getByRole('button', { name: 'Cancel' }).click();
     await expect(page.getByTestId('document-status')).toHaveText('Reading cancelled. Nothing was saved.');
     await expect(page.getByLabel('Choose a file, or drop it here')).toBeFocused();
-    releaseHeld();
-    await page.unroute('**/api/documents/propose');
 
     // A damaged PDF: the server's refusal, in its words, and the page ready for another file.
     await page.getByLabel('Choose a file, or drop it here').setInputFiles(brokenPdfFile);
@@ -162,19 +162,57 @@ for (const { label, size } of viewports) {
     await expect(proposal(page, 0).getByTestId('proposal-source')).toContainText('Page 1');
     await shoot(page, `review-pdf-${label}`);
 
-    // Two edits, one drop.
+    // Two edits, one drop, and one point the set already holds.
     await proposal(page, 0).getByLabel('To recall').fill('The water cycle moves water between oceans, air and land.');
     await proposal(page, 2).getByLabel('To recall').fill('Evaporation turns liquid water into vapour.');
     await proposal(page, 1).getByRole('button', { name: 'Drop', exact: true }).click();
+    await page.getByRole('button', { name: 'Add a point' }).click();
+    await page.getByTestId('proposal').last().getByLabel('To recall').fill(edited);
     const pdfSaved = ['The water cycle moves water between oceans, air and land.', 'Evaporation turns liquid water into vapour.', ...pdfProposals.slice(3)];
-    expect(await proposalTexts(page)).toEqual(pdfSaved);
+    expect(await proposalTexts(page)).toEqual([...pdfSaved, edited]);
+
+    // Leaving with unsaved points asks first: a link in the app (stay), then reloading the tab (stay).
+    await page.getByRole('link', { name: 'tutorloop: home' }).click();
+    const leaveDialog = page.getByRole('dialog', { name: 'Leave without saving these points?' });
+    await expect(leaveDialog).toBeVisible();
+    await shoot(page, `leave-asks-${label}`);
+    await leaveDialog.getByRole('button', { name: 'Stay', exact: true }).click();
+    await expect(page).toHaveURL(/#\/sets\/from-document$/u);
+    const unloadDialog = new Promise<string>((resolve) =>
+      page.once('dialog', (dialog) => {
+        resolve(dialog.type());
+        void dialog.dismiss();
+      }),
+    );
+    void page.evaluate(() => window.location.reload()).catch(() => {});
+    expect(await unloadDialog).toBe('beforeunload');
+    expect(await proposalTexts(page)).toEqual([...pdfSaved, edited]);
+
+    // Into the existing set.
+    await page.getByRole('radio', { name: 'One of my sets' }).check();
+    await page.getByLabel('Set to add the points to').selectOption({ label: `Volcanoes ${label} (${markdownSaved.length} points)` });
     await page.emulateMedia({ colorScheme: 'dark' });
     await expectNoHorizontalOverflow(page, 'proposals with the undo bar');
     await shoot(page, `review-pdf-dark-${label}`);
     await page.emulateMedia({ colorScheme: 'light' });
-    await page.getByLabel('Name of the set').fill(`Water cycle ${label}`);
-    await page.getByRole('button', { name: /^Save set/ }).click();
-    await expectSavedSet(page, `Water cycle ${label}`, pdfSaved);
+    await shoot(page, `review-pdf-existing-${label}`);
+    await expectNoSeriousViolations(page, `document import, into an existing set, ${label}`);
+    await page.getByRole('button', { name: /^Save into set/ }).click();
+    await expect(page.getByRole('heading', { name: `${pdfSaved.length} points added to “Volcanoes ${label}”` })).toBeVisible();
+    await expect(page.getByTestId('document-saved-summary')).toHaveText(`The set now holds ${markdownSaved.length + pdfSaved.length} points. One point was already in it and skipped:`);
+    await expect(page.getByTestId('document-skipped')).toHaveText(edited);
+    await shoot(page, `saved-into-existing-${label}`);
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await shoot(page, `saved-into-existing-dark-${label}`);
+    await page.emulateMedia({ colorScheme: 'light' });
+    await expectNoSeriousViolations(page, `document import, saved, ${label}`);
+    // Saved: nothing left to lose, so leaving asks nothing.
+    await page.getByRole('button', { name: 'Open the set' }).click();
+    await expectSavedSet(page, `Volcanoes ${label}`, [...markdownSaved, ...pdfSaved]);
     await shoot(page, `saved-${label}`);
+
+    // Review the set.
+    await page.getByRole('button', { name: /^(Start session|Review early)$/u }).click();
+    await expect(page.getByTestId('tutor-message').first()).toBeVisible();
   });
 }

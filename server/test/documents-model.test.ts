@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ProposeDocumentResponse } from '@tutorloop/shared';
 import { fakeReplies, startFakeAnthropic } from './helpers/fake-anthropic';
 import { openAiReplies, startFakeOpenAi } from './helpers/fake-openai';
+import { captureLogs, type LogCapture } from './helpers/log-capture';
 import { startTestServer, type TestServer } from './helpers/test-server';
 
 /** Waiting for PDF.js to load in the document worker on a busy machine: a limit on waiting, not a timed assertion. */
@@ -121,13 +122,17 @@ describe.each([
 ])('documents proposed by a model (%s fake)', (_name, startVendor) => {
   let vendor: Vendor;
   let server: TestServer;
+  let logs: LogCapture;
   beforeAll(async () => {
     vendor = await startVendor();
-    server = await startTestServer({ env: vendor.env });
+    logs = captureLogs();
+    // Errors always reach the log at this level: a learner who leaves must not be one.
+    server = await startTestServer({ env: { ...vendor.env, LOG_LEVEL: 'info' } });
   });
   afterAll(async () => {
     await server.close();
     await vendor.close();
+    logs.stop();
   });
   const propose = (token: string, body: unknown) => server.api<ProposeAnswer>('POST', '/api/documents/propose', { token, body });
   // Document calls have no session: they are the learner's, read through the storage port.
@@ -233,6 +238,7 @@ describe.each([
 
   it('stops the model call when the learner leaves', async () => {
     vendor.answer(() => 'hang');
+    const errorsBefore = logs.errors().length;
     const { token, learner } = await server.register();
     const before = vendor.calls().length;
     // A connection of its own (no keep-alive pool), closed mid-request as a browser tab would.
@@ -246,6 +252,8 @@ describe.each([
     await closed;
     await vi.waitFor(() => expect(vendor.calls()[before]?.closedEarly()).toBe(true), { timeout: 10_000 });
     await vi.waitFor(async () => expect((await documentCalls(learner.id)).map((call) => call.outcome)).toEqual(['aborted']), { timeout: 10_000 });
+    // A learner who leaves is no error of the server's (it once logged `unhandled error` for the aborted call).
+    expect(logs.errors().slice(errorsBefore)).toEqual([]);
   }, workerTimeoutMs);
 
   it('refuses in plain words once the learner’s daily document tokens are spent, without calling the model; another learner is unaffected', async () => {

@@ -5,6 +5,7 @@
  * through the existing recall-set create or import routes.
  */
 import { z } from 'zod';
+import { ApiErrorBody } from './errors';
 import { Limits } from './limits';
 
 /** How much of a document the server reads (SPEC §4.7 "Limits … in shared/"). */
@@ -82,3 +83,27 @@ export const ProposeDocumentResponse = z.object({
   warnings: z.array(z.string()),
 });
 export type ProposeDocumentResponse = z.infer<typeof ProposeDocumentResponse>;
+
+/** The media type a client names in `Accept` to have `POST /api/documents/propose` report its progress. */
+export const documentProgressMediaType = 'application/x-ndjson';
+
+/**
+ * One line of `POST /api/documents/propose` answered as NDJSON (the client sent
+ * `Accept: application/x-ndjson`): `progress` lines while a PDF's pages are read (pasted text has
+ * none), then exactly one `result` (the JSON answer's body) or `error` (the JSON error's body,
+ * with the code an error status would have had). Refusals found before reading starts (a bad
+ * body, too many documents) are still plain JSON errors with their status. A client that does not
+ * ask gets the one JSON answer, so the two-call REST API (propose, then save) is unchanged.
+ */
+export const ProposeDocumentEvent = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('progress'),
+    /** Pages read so far. */
+    pagesDone: z.number().int().min(0),
+    /** The document's pages. */
+    pages: z.number().int().min(1),
+  }),
+  z.object({ type: z.literal('result'), result: ProposeDocumentResponse }),
+  z.object({ type: z.literal('error'), error: ApiErrorBody.shape.error }),
+]);
+export type ProposeDocumentEvent = z.infer<typeof ProposeDocumentEvent>;

@@ -7,7 +7,9 @@ import { DocumentLimits, type ProposeDocumentResponse } from '@tutorloop/shared'
 import type { ExtractedDocument, Result } from '../core/documents/document-model';
 import { layoutPdfPages } from '../core/documents/pdf-layout';
 import { capCharacters, proposeFromDocument, readPasted, type PastedFormat } from '../core/documents/read-document';
-import { readPdfItems } from './pdf-items';
+import { cancelledMessage, readPdfItems } from './pdf-items';
+
+export { cancelledMessage } from './pdf-items';
 
 export type DocumentInput = { format: 'pdf'; bytes: Uint8Array } | { format: PastedFormat; text: string };
 
@@ -17,15 +19,21 @@ export type DocumentJob =
 
 export type DocumentJobOutcome = Result<ExtractedDocument> | Result<ProposeDocumentResponse>;
 
+/** What the worker gives a job: where to report pages read, and whether the learner cancelled. */
+export interface DocumentJobHooks {
+  onPage?: (pagesDone: number, pages: number) => void;
+  cancelled?: () => boolean;
+}
+
 /** Page numbers as words: "3", "3 and 7", "3, 7 and 9". */
 function listPages(pages: readonly number[]): string {
   if (pages.length === 1) return String(pages[0]);
   return `${pages.slice(0, -1).join(', ')} and ${pages.at(-1)}`;
 }
 
-async function extract(input: DocumentInput, maxPages: number): Promise<Result<ExtractedDocument>> {
+async function extract(input: DocumentInput, maxPages: number, hooks: DocumentJobHooks): Promise<Result<ExtractedDocument>> {
   if (input.format !== 'pdf') return { ok: true, value: capCharacters(readPasted(input.format, input.text)) };
-  const read = await readPdfItems(input.bytes, { maxPages });
+  const read = await readPdfItems(input.bytes, { maxPages, ...hooks });
   if (!read.ok) return read;
   const { pages } = read.value;
   const blocks = layoutPdfPages(pages);
@@ -42,8 +50,9 @@ async function extract(input: DocumentInput, maxPages: number): Promise<Result<E
   return { ok: true, value: capCharacters({ blocks, pages: pages.length, warnings }) };
 }
 
-export async function runDocumentJob(job: DocumentJob): Promise<DocumentJobOutcome> {
-  const extracted = await extract(job.input, job.maxPages);
+export async function runDocumentJob(job: DocumentJob, hooks: DocumentJobHooks = {}): Promise<DocumentJobOutcome> {
+  const extracted = await extract(job.input, job.maxPages, hooks);
   if (job.operation === 'extract' || !extracted.ok) return extracted;
+  if (hooks.cancelled?.()) return { ok: false, error: cancelledMessage };
   return { ok: true, value: proposeFromDocument(extracted.value, job.maxProposals ?? DocumentLimits.proposalsMax) };
 }

@@ -14,14 +14,17 @@
  * `idleMs`, at most `jobsPerWorker` jobs): loading one — tsx compiling the reader, PDF.js
  * parsing its 2 MB of code — took 5–15 s on a busy two-core machine, longer than reading most
  * documents. A worker that passed its deadline, crashed or ran out of memory is terminated, never
- * reused. No learner code runs in it, so what a document leaves behind is data PDF.js released.
+ * reused. A reading the learner cancelled (its `AbortSignal`) stops between two pages and frees its
+ * turn at once; a worker that does not stop within `cancelGraceMs` is terminated. No learner code
+ * runs in it, so what a document leaves behind is data PDF.js released.
  */
 import { Worker } from 'node:worker_threads';
 import { DocumentLimits, type ProposeDocumentResponse } from '@tutorloop/shared';
 import type { ExtractedDocument, Result } from '../core/documents/document-model';
-import type { DocumentInput, DocumentJob, DocumentJobOutcome } from './document-job';
+import { cancelledMessage, type DocumentInput, type DocumentJob, type DocumentJobOutcome } from './document-job';
 
 export type { DocumentInput } from './document-job';
+export { cancelledMessage } from './document-job';
 
 /** The worker's entry, resolved in this one place (a bundled server ships the file beside its output). */
 const workerEntry = new URL('./document-worker.mjs', import.meta.url);
@@ -45,19 +48,39 @@ export interface DocumentReaderOptions {
   idleMs?: number;
   /** Most pages read from a PDF (default `DocumentLimits.pdfMaxPages`). */
   maxPages?: number;
+  /**
+   * How long a cancelled job may take to stop by itself before its worker is terminated (default
+   * 2 s): the worker stops between two pages, but the proposing after the last page cannot be
+   * interrupted, and a cancelled document must not hold a turn others wait for.
+   */
+  cancelGraceMs?: number;
+}
+
+/** What a caller may pass with one document. */
+export interface ReadOptions {
+  /** Aborted when the learner cancels: the reading stops and nothing is kept (the answer is `cancelledMessage`). */
+  signal?: AbortSignal;
+  /** Told after each page of a PDF: pages read so far and the document's page count. */
+  onProgress?: (pagesDone: number, pages: number) => void;
 }
 
 export interface DocumentReader {
   /** The document's headings and paragraphs (what the proposals quote). */
-  extract(input: DocumentInput): Promise<Result<ExtractedDocument>>;
+  extract(input: DocumentInput, options?: ReadOptions): Promise<Result<ExtractedDocument>>;
   /** The proposed points of the document. */
-  propose(input: DocumentInput, maxProposals?: number): Promise<Result<ProposeDocumentResponse>>;
+  propose(input: DocumentInput, maxProposals?: number, options?: ReadOptions): Promise<Result<ProposeDocumentResponse>>;
 }
 
-type WorkerMessage = { type: 'ready' } | { type: 'done'; outcome: DocumentJobOutcome } | { type: 'failed'; message: string } | { type: 'boot_failed'; message: string };
+type WorkerMessage =
+  | { type: 'ready' }
+  | { type: 'progress'; pagesDone: number; pages: number }
+  | { type: 'done'; outcome: DocumentJobOutcome }
+  | { type: 'failed'; message: string }
+  | { type: 'boot_failed'; message: string };
 
 interface ReadSettings {
   deadlineMs: number;
+  cancelGraceMs: number;
   bootTimeoutMs: number;
   maxOldGenerationSizeMb: number;
 }
@@ -77,6 +100,7 @@ function looksLikePdf(bytes: Uint8Array): boolean {
 export function createDocumentReader(options: DocumentReaderOptions = {}): DocumentReader {
   const settings: ReadSettings = {
     deadlineMs: options.deadlineMs ?? 120_000,
+    cancelGraceMs: options.cancelGraceMs ?? 2000,
     bootTimeoutMs: options.bootTimeoutMs ?? 30_000,
     maxOldGenerationSizeMb: options.maxOldGenerationSizeMb ?? 256,
   };
@@ -86,6 +110,21 @@ export function createDocumentReader(options: DocumentReaderOptions = {}): Docum
   const idleMs = options.idleMs ?? 60_000;
   let running = 0;
   const waiting: Array<() => void> = [];
+  // A turn handed over resolves true; a wait given up because the learner cancelled resolves false.
+  const waitTurn = (signal: AbortSignal | undefined) =>
+    new Promise<boolean>((resolve) => {
+      const take = () => {
+        signal?.removeEventListener('abort', giveUp);
+        resolve(true);
+      };
+      const giveUp = () => {
+        const index = waiting.indexOf(take);
+        if (index >= 0) waiting.splice(index, 1);
+        resolve(false);
+      };
+      waiting.push(take);
+      signal?.addEventListener('abort', giveUp, { once: true });
+    });
   // A finished read hands its turn straight to the next waiting one.
   const release = () => {
     const next = waiting.shift();
@@ -93,17 +132,18 @@ export function createDocumentReader(options: DocumentReaderOptions = {}): Docum
     else running -= 1;
   };
 
-  const run = async (job: DocumentJob): Promise<DocumentJobOutcome> => {
+  const run = async (job: DocumentJob, options: ReadOptions = {}): Promise<DocumentJobOutcome> => {
     if (job.input.format === 'pdf' && !looksLikePdf(job.input.bytes)) return { ok: false, error: 'This file is not a PDF (it does not start like one).' };
+    if (options.signal?.aborted) return { ok: false, error: cancelledMessage };
     if (running < concurrency) running += 1;
     else if (waiting.length >= maxWaiting) return { ok: false, error: busyMessage };
-    else await new Promise<void>((resolve) => waiting.push(resolve));
+    else if (!(await waitTurn(options.signal))) return { ok: false, error: cancelledMessage };
     try {
       const slot = idle.pop() ?? (await boot(settings));
       clearTimeout(slot.idleTimer);
       slot.worker.ref();
       slot.jobs += 1;
-      const { outcome, reusable } = await runOn(slot, job, settings);
+      const { outcome, reusable } = await runOn(slot, job, settings, options);
       if (reusable && slot.jobs < jobsPerWorker) keepIdle(slot);
       else void slot.worker.terminate();
       return outcome;
@@ -125,8 +165,9 @@ export function createDocumentReader(options: DocumentReaderOptions = {}): Docum
   };
 
   return {
-    extract: async (input) => (await run({ operation: 'extract', input, maxPages })) as Result<ExtractedDocument>,
-    propose: async (input, maxProposals = DocumentLimits.proposalsMax) => (await run({ operation: 'propose', input, maxPages, maxProposals })) as Result<ProposeDocumentResponse>,
+    extract: async (input, options) => (await run({ operation: 'extract', input, maxPages }, options)) as Result<ExtractedDocument>,
+    propose: async (input, maxProposals = DocumentLimits.proposalsMax, options) =>
+      (await run({ operation: 'propose', input, maxPages, maxProposals }, options)) as Result<ProposeDocumentResponse>,
   };
 }
 
@@ -181,14 +222,24 @@ function boot(settings: ReadSettings): Promise<Slot> {
  * Runs one job on a loaded worker. Resolves with the outcome and whether the worker may be used
  * again (it may not after a deadline, a crash or running out of memory: it is terminated).
  */
-function runOn(slot: Slot, job: DocumentJob, settings: ReadSettings): Promise<{ outcome: DocumentJobOutcome; reusable: boolean }> {
+function runOn(slot: Slot, job: DocumentJob, settings: ReadSettings, options: ReadOptions): Promise<{ outcome: DocumentJobOutcome; reusable: boolean }> {
   const { worker } = slot;
+  const { signal, onProgress } = options;
+  const cancel = new Int32Array(new SharedArrayBuffer(4));
   return new Promise((resolve, reject) => {
     let settled = false;
+    let graceTimer: NodeJS.Timeout | undefined;
+    // The worker reads the flag between pages and answers `cancelledMessage`; one busy proposing is terminated after the grace.
+    const onAbort = () => {
+      Atomics.store(cancel, 0, 1);
+      graceTimer = setTimeout(() => settle(false, () => resolve({ outcome: { ok: false, error: cancelledMessage }, reusable: false })), settings.cancelGraceMs);
+    };
     const settle = (reusable: boolean, finish: () => void) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      clearTimeout(graceTimer);
+      signal?.removeEventListener('abort', onAbort);
       worker.off('message', onMessage);
       worker.off('error', onError);
       worker.off('exit', onExit);
@@ -202,6 +253,9 @@ function runOn(slot: Slot, job: DocumentJob, settings: ReadSettings): Promise<{ 
     );
     const onMessage = (message: WorkerMessage) => {
       switch (message.type) {
+        case 'progress':
+          if (!signal?.aborted) onProgress?.(message.pagesDone, message.pages);
+          return;
         case 'done':
           return settle(true, () => resolve({ outcome: message.outcome, reusable: true }));
         case 'failed':
@@ -229,10 +283,12 @@ function runOn(slot: Slot, job: DocumentJob, settings: ReadSettings): Promise<{ 
     worker.on('message', onMessage);
     worker.on('error', onError);
     worker.on('exit', onExit);
+    signal?.addEventListener('abort', onAbort, { once: true });
     if (job.input.format === 'pdf') {
       // A copy of its own, moved rather than cloned: the caller's bytes may be a view of a larger buffer.
       const copy = new Uint8Array(job.input.bytes);
-      worker.postMessage({ ...job, input: { format: 'pdf', bytes: copy } }, [copy.buffer]);
-    } else worker.postMessage(job);
+      worker.postMessage({ job: { ...job, input: { format: 'pdf', bytes: copy } }, cancel: cancel.buffer }, [copy.buffer]);
+    } else worker.postMessage({ job, cancel: cancel.buffer });
+    if (signal?.aborted) onAbort();
   });
 }

@@ -8,7 +8,14 @@ import type { Result } from '../core/documents/document-model';
 
 export interface PdfItemsOptions {
   maxPages: number;
+  /** Told after each page is read, with the number of pages read and the document's page count. */
+  onPage?: (pagesDone: number, pages: number) => void;
+  /** Asked before each page: true stops the reading (the learner cancelled). */
+  cancelled?: () => boolean;
 }
+
+/** The answer of a reading stopped because the learner cancelled it (nothing is kept). */
+export const cancelledMessage = 'The reading was cancelled.';
 
 export interface PdfItems {
   pages: PdfPageItems[];
@@ -37,7 +44,10 @@ export async function readPdfItems(bytes: Uint8Array, options: PdfItemsOptions):
       return { ok: false, error: `This PDF has ${document.numPages} pages; at most ${options.maxPages} are read. Split it and propose each part.` };
     }
     const pages: PdfPageItems[] = [];
+    options.onPage?.(0, document.numPages);
     for (let number = 1; number <= document.numPages; number += 1) {
+      // Between pages, the one place a long reading waits: a cancelled one stops here, with the worker free for the next.
+      if (options.cancelled?.()) return { ok: false, error: cancelledMessage };
       const page = await document.getPage(number);
       const viewport = page.getViewport({ scale: 1 });
       const content = await page.getTextContent();
@@ -49,6 +59,7 @@ export async function readPdfItems(bytes: Uint8Array, options: PdfItemsOptions):
       }
       pages.push({ width: viewport.width, height: viewport.height, items });
       page.cleanup();
+      options.onPage?.(number, document.numPages);
     }
     return { ok: true, value: { pages } };
   } catch (error) {

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import {
   AccountExport,
+  AccountImportResult,
   AgentLogEntry,
   ApiErrorBody,
   AuthResponse,
@@ -26,6 +27,7 @@ import {
   LoginCredentials,
   ProgressStats,
   ProposeDocumentBody,
+  ProposeDocumentEvent,
   ProposeDocumentResponse,
   RecallSetDetail,
   RecallSetList,
@@ -76,8 +78,11 @@ export interface ApiRoute {
   params?: z.ZodObject;
   query?: z.ZodObject;
   body?: JsonContent;
-  /** The success response: JSON, and/or text types (an HTML page, a CSV or text file). */
-  response: { status: number; description: string; json?: JsonContent; text?: ReadonlyArray<'text/html' | 'text/csv' | 'text/plain'> };
+  /**
+   * The success response: JSON, and/or text types (an HTML page, a CSV or text file), and/or
+   * `ndjson`: a stream of JSON lines, each valid against its schema, for a client that asks for it in `Accept`.
+   */
+  response: { status: number; description: string; json?: JsonContent; text?: ReadonlyArray<'text/html' | 'text/csv' | 'text/plain'>; ndjson?: JsonContent };
   /** Error statuses besides 400 (bad body or query), 401 (auth routes) and 500, which are added by what the route has. */
   errors?: readonly number[];
 }
@@ -153,6 +158,7 @@ export const schemas = {
   ChangePasswordBody: named(ChangePasswordBody, 'ChangePasswordBody'),
   DeleteAccountBody: named(DeleteAccountBody, 'DeleteAccountBody'),
   AccountExport: named(AccountExport, 'AccountExport'),
+  AccountImportResult: named(AccountImportResult, 'AccountImportResult'),
   SurveyList: named(SurveyList, 'SurveyList'),
   SurveyDetail: named(SurveyDetail, 'SurveyDetail'),
   SurveyBody: named(SurveyBody, 'SurveyBody'),
@@ -163,6 +169,7 @@ export const schemas = {
   RunExamplesResponse: named(RunExamplesResponse, 'RunExamplesResponse'),
   ProposeDocumentBody: named(ProposeDocumentBody, 'ProposeDocumentBody'),
   ProposeDocumentResponse: named(ProposeDocumentResponse, 'ProposeDocumentResponse'),
+  ProposeDocumentEvent: named(ProposeDocumentEvent, 'ProposeDocumentEvent'),
 };
 
 /** Any JSON object: the OpenAPI document itself is not described by a shared schema. */

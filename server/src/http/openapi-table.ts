@@ -88,6 +88,18 @@ export const apiRoutes: readonly ApiRoute[] = [
     response: { status: 200, description: 'One JSON document (sent as an attachment).', json: json(schemas.AccountExport) },
   },
   {
+    method: 'post',
+    path: '/api/me/import',
+    tag: 'Account',
+    summary: 'Restore an export into your account',
+    description:
+      'The body is a document `GET /api/me/export` produced (format `tutorloop-export`, version 2), up to 32 MiB. Everything in it is added to the signed-in account with new ids, in one transaction; an older version, a damaged part or a reference to something the file does not hold is refused with 400 and nothing is written.',
+    auth: true,
+    body: body(schemas.AccountExport),
+    response: { status: 201, description: 'How much was restored.', json: json(schemas.AccountImportResult) },
+    errors: [413],
+  },
+  {
     method: 'delete',
     path: '/api/me',
     tag: 'Account',
@@ -145,12 +157,12 @@ export const apiRoutes: readonly ApiRoute[] = [
     tag: 'Recall sets',
     summary: 'Propose recall points from a document: a PDF, Markdown, plain text or pasted HTML',
     description:
-      'With a model (when the server has one): the document in chunks of whole sections and pages, one structured call each, then one pass that merges duplicates and ranks by importance; a point whose quote is not on the page it names is dropped, a part answered badly twice is proposed offline, and the learner\'s daily document tokens (`DOCUMENT_DAILY_TOKENS`) once spent give 429 `rate_limited`. Offline: extractive — central, defining and relating sentences, split into atomic points, each with its source (PDF page and/or heading, and the quoted span of the extracted text). Nothing is stored: save the points you keep with `POST /api/recall-sets`. A PDF goes as base64 in `data` (a text layer is needed: a scanned PDF is a 400 saying so). Limits: `DocumentLimits` in the shared package (16 MB, 500 pages, 2,000,000 characters, 200 points); 6 documents a minute per learner, then 429 with `Retry-After`.',
+      'With a model (when the server has one): the document in chunks of whole sections and pages, one structured call each, then one pass that merges duplicates and ranks by importance; a point whose quote is not on the page it names is dropped, a part answered badly twice is proposed offline, and the learner\'s daily document tokens (`DOCUMENT_DAILY_TOKENS`) once spent give 429 `rate_limited`. Offline: extractive — central, defining and relating sentences, split into atomic points, each with its source (PDF page and/or heading, and the quoted span of the extracted text). Nothing is stored: save the points you keep with `POST /api/recall-sets`, or add them to an existing set with `PUT /api/recall-sets/{id}` (its points with their ids, so their schedules stay, then the new ones). A PDF goes as base64 in `data` (a text layer is needed: a scanned PDF is a 400 saying so). Limits: `DocumentLimits` in the shared package (16 MB, 500 pages, 2,000,000 characters, 200 points); 6 documents a minute per learner, then 429 with `Retry-After`. Progress: send `Accept: application/x-ndjson` and the answer is a stream of JSON lines (`ProposeDocumentEvent`): `{"type":"progress","pagesDone":37,"pages":300}` as a PDF\'s pages are read, then one `{"type":"result","result":{…}}` (the JSON answer) or `{"type":"error","error":{code,message}}`; refusals before reading starts are still JSON errors with their status. Closing the connection cancels the reading: it stops between two pages, and nothing is stored.',
     auth: true,
     body: body(schemas.ProposeDocumentBody, { format: 'markdown', text: '# Volcanoes\n\nMagma is molten rock below the surface. It rises through cracks in the crust.\n' }),
     response: {
       status: 200,
-      description: 'The proposed points, in the document\'s order.',
+      description: 'The proposed points, in the document\'s order (as JSON; as NDJSON lines when asked with `Accept: application/x-ndjson`).',
       json: json(schemas.ProposeDocumentResponse, {
         proposals: [
           { content: 'Magma is molten rock below the surface.', source: { heading: 'Volcanoes', quote: 'Magma is molten rock below the surface.' } },
@@ -159,6 +171,7 @@ export const apiRoutes: readonly ApiRoute[] = [
         pages: null,
         warnings: [],
       }),
+      ndjson: json(schemas.ProposeDocumentEvent, { type: 'progress', pagesDone: 37, pages: 300 }),
     },
     errors: [429],
   },

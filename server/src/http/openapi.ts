@@ -42,13 +42,17 @@ function toRouteConfig(route: ApiRoute): RouteConfig {
   const responses: RouteConfig['responses'] = {
     [route.response.status]: {
       description: route.response.description,
-      ...(route.response.json || route.response.text
+      ...(route.response.json || route.response.text || route.response.ndjson
         ? {
             content: {
               ...(route.response.json
                 ? { 'application/json': { schema: route.response.json.schema, ...(route.response.json.example !== undefined ? { example: route.response.json.example } : {}) } }
                 : {}),
               ...Object.fromEntries((route.response.text ?? []).map((type) => [type, { schema: { type: 'string' as const } }])),
+              // One schema per line: OpenAPI 3.1 has no type for a stream, so the description says it is one.
+              ...(route.response.ndjson
+                ? { 'application/x-ndjson': { schema: route.response.ndjson.schema, ...(route.response.ndjson.example !== undefined ? { example: route.response.ndjson.example } : {}) } }
+                : {}),
             },
           }
         : {}),

@@ -1,8 +1,11 @@
 import {
+  AccountImportResult,
   ApiErrorBody,
   LearnerResponse,
   ProgressStats,
+  ProposeDocumentEvent,
   ProposeDocumentResponse,
+  documentProgressMediaType,
   RunExamplesResponse,
   SchedulerStatus,
   SimulationResponse,
@@ -164,6 +167,65 @@ export function createHttpClient(options: HttpClientOptions) {
 
   const id = (value: string) => encodeURIComponent(value);
 
+  /**
+   * `POST /api/documents/propose` with progress: the server answers NDJSON lines (SPEC §4.7), a
+   * `progress` line per PDF page read, then the `result` or an `error`. A refusal before reading
+   * (a bad body, too many documents) is a JSON error, read as `request` reads one.
+   */
+  async function proposeWithProgress(body: ProposeDocumentBody, signal: AbortSignal | undefined, onProgress: (pagesDone: number, pages: number) => void): Promise<ApiResult<ProposeDocumentResponse>> {
+    const token = options.getToken();
+    const aborted: ApiResult<never> = { ok: false, error: { status: 0, code: 'aborted', message: 'Cancelled.' } };
+    const lost: ApiResult<never> = { ok: false, error: { status: 0, code: 'network', message: 'The connection to the server was lost. Try again.' } };
+    let response: Response;
+    try {
+      response = await fetchImplementation(`${baseUrl}/api/documents/propose`, {
+        method: 'POST',
+        headers: { Accept: `${documentProgressMediaType}, application/json`, 'Content-Type': 'application/json', ...(token && { Authorization: `Bearer ${token}` }) },
+        body: JSON.stringify(body),
+        ...(signal && { signal }),
+      });
+    } catch {
+      return signal?.aborted ? aborted : { ok: false, error: { status: 0, code: 'network', message: 'Could not reach the server. Check your connection and try again.' } };
+    }
+    if (!response.ok || !response.body || !(response.headers.get('content-type') ?? '').startsWith(documentProgressMediaType)) {
+      if (response.status === 401 && token) options.onUnauthorized?.();
+      const data: unknown = await response.json().catch(() => undefined);
+      if (response.ok) return parsedWith(ProposeDocumentResponse, { ok: true, value: data });
+      const parsed = LenientApiErrorBody.safeParse(data);
+      return { ok: false, error: parsed.success ? { status: response.status, ...parsed.data.error } : { status: response.status, code: 'http_error', message: `The server answered ${response.status}.` } };
+    }
+    const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+    let buffered = '';
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) return lost;
+        buffered += value;
+        let newline = buffered.indexOf('\n');
+        while (newline >= 0) {
+          const line = buffered.slice(0, newline);
+          buffered = buffered.slice(newline + 1);
+          newline = buffered.indexOf('\n');
+          let parsed: ReturnType<typeof ProposeDocumentEvent.safeParse>;
+          try {
+            parsed = ProposeDocumentEvent.safeParse(JSON.parse(line));
+          } catch {
+            return { ok: false, error: unexpectedAnswer };
+          }
+          if (!parsed.success) return { ok: false, error: unexpectedAnswer };
+          const event = parsed.data;
+          if (event.type === 'progress') onProgress(event.pagesDone, event.pages);
+          else if (event.type === 'result') return { ok: true, value: event.result };
+          else return { ok: false, error: { status: response.status, ...event.error } };
+        }
+      }
+    } catch {
+      return signal?.aborted ? aborted : lost;
+    } finally {
+      void reader.cancel().catch(() => {});
+    }
+  }
+
   /** A file the server sends as an attachment, with the name it gives it. */
   async function download(path: string): Promise<ApiResult<{ blob: Blob; filename: string }>> {
     const token = options.getToken();
@@ -224,9 +286,14 @@ export function createHttpClient(options: HttpClientOptions) {
     previewImport: (body: ImportSourceBody) => request<ImportPreview>('POST', '/api/recall-sets/import/preview', { body }),
     /** Creates the set a preview showed: Markdown, CSV, Anki text or an .apkg (base64). */
     importFromSource: (body: ImportSourceBody) => request<RecallSetDetail>('POST', '/api/recall-sets/import/file', { body }),
-    /** Proposed recall points of a PDF or pasted text (SPEC §4.7); nothing is stored. `signal` cancels the wait. */
-    proposeDocument: async (body: ProposeDocumentBody, signal?: AbortSignal) =>
-      parsedWith(ProposeDocumentResponse, await request<unknown>('POST', '/api/documents/propose', { body, ...(signal && { signal }) })),
+    /**
+     * Proposed recall points of a PDF or pasted text (SPEC §4.7); nothing is stored. `signal` cancels
+     * the reading (the server stops it); `onProgress` hears of each page read as it is read.
+     */
+    proposeDocument: async (body: ProposeDocumentBody, signal?: AbortSignal, onProgress?: (pagesDone: number, pages: number) => void) =>
+      onProgress
+        ? proposeWithProgress(body, signal, onProgress)
+        : parsedWith(ProposeDocumentResponse, await request<unknown>('POST', '/api/documents/propose', { body, ...(signal && { signal }) })),
     /** A set as CSV or Anki text, ready to save. */
     exportRecallSet: (recallSetId: string, format: ExportFormat) => download(`/api/recall-sets/${id(recallSetId)}/export?format=${format}`),
 
@@ -236,6 +303,8 @@ export function createHttpClient(options: HttpClientOptions) {
     signOutEverywhere: () => request<void>('POST', '/api/me/sign-out-everywhere'),
     /** Everything the server keeps about the learner, as a JSON file. */
     exportMyData: () => download('/api/me/export'),
+    /** Restores an export (the parsed JSON file) into this account, everything with new ids; the value counts what was added. */
+    restoreMyData: async (data: unknown) => parsedWith(AccountImportResult, await request<unknown>('POST', '/api/me/import', { body: data })),
     /** Deletes the account and all its data once the username is typed. */
     deleteAccount: (body: DeleteAccountBody) => request<void>('DELETE', '/api/me', { body }),
     updateRecallSet: (recallSetId: string, body: UpdateRecallSetBody) =>

@@ -3,18 +3,16 @@ import { useEffect, useRef, useState, type ClipboardEvent, type DragEvent, type 
 import { useStore } from 'zustand';
 import { ConfirmDialog } from '../components/confirm-dialog';
 import { errorProps, FieldError, focusSoon, ProposalRow } from '../components/document-proposal-row';
+import { plural, Reading, Saved } from '../components/document-import-steps';
 import { useDocumentTitle } from '../hooks/use-document-title';
 import { navigate } from '../hooks/use-route';
-import { http, recallSetsStore } from '../services';
-import { createDocumentImportStore, setNameField, type DocumentImportStore, type ProposalDraft } from '../store/document-import-store';
+import { http, recallSetsStore, routerStore } from '../services';
+import { createDocumentImportStore, hasUnsavedPoints, setNameField, type DocumentImportStore, type ProposalDraft } from '../store/document-import-store';
+import type { Route } from '../store/router-store';
 import { formField, type FieldErrors } from '../store/form-errors';
 import '../document-import.css';
 
 const accepted = '.pdf,.md,.markdown,.txt,.html,.htm,application/pdf,text/markdown,text/plain,text/html';
-
-function plural(count: number, one: string, many: string) {
-  return `${count} ${count === 1 ? one : many}`;
-}
 
 /**
  * A recall set from a document (SPEC §4.7, issue 26): a PDF, a Markdown, text or HTML file
@@ -31,6 +29,29 @@ export default function DocumentImportPage() {
   useDocumentTitle('Recall points from a document');
 
   useEffect(() => () => store.getState().cancel(), [store]);
+
+  // Proposals not saved: closing the tab asks (the browser's own question), and so does leaving
+  // for another page of the app (ours, below); once the learner agrees, the page lets go.
+  const unsaved = useStore(store, hasUnsavedPoints);
+  const [leavingFor, setLeavingFor] = useState<Route | null>(null);
+  useEffect(() => {
+    if (!unsaved) return;
+    const ask = (event: BeforeUnloadEvent) => {
+      event.preventDefault();
+      event.returnValue = '';
+    };
+    window.addEventListener('beforeunload', ask);
+    routerStore.getState().setLeaveGuard((to) => {
+      // Read now, not when the guard was set: a save that just finished navigates before React re-renders.
+      if (!hasUnsavedPoints(store.getState())) return true;
+      setLeavingFor(to);
+      return false;
+    });
+    return () => {
+      window.removeEventListener('beforeunload', ask);
+      routerStore.getState().setLeaveGuard(null);
+    };
+  }, [store, unsaved]);
 
   // A file dropped beside the drop zone would make the browser open it and leave the page.
   useEffect(() => {
@@ -50,7 +71,7 @@ export default function DocumentImportPage() {
   useEffect(() => {
     if (previousPhase.current === phase) return;
     previousPhase.current = phase;
-    focusSoon(phase === 'review' ? 'document-review-title' : phase === 'reading' ? 'document-cancel' : 'document-file');
+    focusSoon(phase === 'review' ? 'document-review-title' : phase === 'reading' ? 'document-cancel' : phase === 'saved' ? 'document-saved-title' : 'document-file');
   }, [phase]);
 
   const what = fileName ? `“${fileName}”` : 'your notes';
@@ -59,7 +80,9 @@ export default function DocumentImportPage() {
       ? `Reading ${what}…`
       : phase === 'review'
         ? `${plural(proposedCount, 'point', 'points')} proposed from ${what}.`
-        : (notice ?? '');
+        : phase === 'saved'
+          ? 'Saved.'
+          : (notice ?? '');
 
   return (
     <div className="page document-import">
@@ -73,6 +96,23 @@ export default function DocumentImportPage() {
       {phase === 'choose' ? <ChooseDocument store={store} /> : null}
       {phase === 'reading' ? <Reading store={store} what={what} /> : null}
       {phase === 'review' ? <Review store={store} what={what} /> : null}
+      {phase === 'saved' ? <Saved store={store} /> : null}
+      {leavingFor ? (
+        <ConfirmDialog
+          title="Leave without saving these points?"
+          confirmLabel="Leave and discard"
+          cancelLabel="Stay"
+          danger
+          onConfirm={() => {
+            routerStore.getState().setLeaveGuard(null);
+            setLeavingFor(null);
+            navigate(leavingFor);
+          }}
+          onCancel={() => setLeavingFor(null)}
+        >
+          <p>The proposed points and your changes to them are not saved yet. Save them into a set first to keep them.</p>
+        </ConfirmDialog>
+      ) : null}
     </div>
   );
 }
@@ -213,35 +253,21 @@ function ChooseDocument({ store }: { store: DocumentImportStore }) {
   );
 }
 
-function Reading({ store, what }: { store: DocumentImportStore; what: string }) {
-  return (
-    <section className="card document-reading" aria-labelledby="document-reading-title" aria-busy="true">
-      <h2 id="document-reading-title">Reading {what}</h2>
-      {/* No value: the server does not report pages done yet, so the bar says "working", not how far. */}
-      <progress className="document-progress" aria-labelledby="document-reading-title" data-testid="document-progress" />
-      <p className="muted">
-        Finding the central statements, definitions and relations. A long PDF can take a minute or two; you can cancel at
-        any time and nothing is kept.
-      </p>
-      <div className="actions">
-        <button id="document-cancel" type="button" className="button" onClick={() => store.getState().cancel()}>
-          Cancel
-        </button>
-      </div>
-    </section>
-  );
-}
-
 function Review({ store, what }: { store: DocumentImportStore; what: string }) {
-  const { name, points, pages, warnings, proposedCount, lastDropped, errors, saving } = useStore(store);
+  const { name, points, pages, warnings, proposedCount, lastDropped, errors, saving, target } = useStore(store);
+  const sets = useStore(recallSetsStore, (state) => state.recallSets);
   const [confirmingStartOver, setConfirmingStartOver] = useState(false);
+  useEffect(() => {
+    if (recallSetsStore.getState().status === 'idle') void recallSetsStore.getState().load();
+  }, []);
 
   async function handleSave(event: FormEvent) {
     event.preventDefault();
     const result = await store.getState().save();
     if (result.ok) {
       void recallSetsStore.getState().load();
-      navigate({ name: 'set-detail', recallSetId: result.value.id });
+      // Into an existing set the page says what was added and skipped; a new set opens at once.
+      if (!result.appended) navigate({ name: 'set-detail', recallSetId: result.value.id });
     } else if (result.focus) document.getElementById(result.focus)?.focus();
   }
 
@@ -266,19 +292,64 @@ function Review({ store, what }: { store: DocumentImportStore; what: string }) {
       {proposedCount === 0 ? <p className="notice">No statement stood out to propose. Add the points you want below.</p> : null}
 
       <div className="card document-name">
-        <div className="field">
-          <label htmlFor={setNameField}>Name of the set</label>
-          <input
-            id={setNameField}
-            className="input"
-            value={name}
-            maxLength={Limits.setNameMaxLength}
-            onChange={(event) => store.getState().setName(event.target.value)}
-            required
-            {...errorProps(errors, setNameField)}
-          />
-          <FieldError errors={errors} fieldId={setNameField} />
-        </div>
+        <fieldset className="document-targets">
+          <legend>Save into</legend>
+          <label className="document-target">
+            <input type="radio" name="document-target" checked={target.kind === 'new'} onChange={() => store.getState().setTarget({ kind: 'new' })} />
+            A new set
+          </label>
+          <label className="document-target">
+            <input
+              type="radio"
+              name="document-target"
+              checked={target.kind === 'existing'}
+              disabled={sets.length === 0}
+              aria-describedby={sets.length === 0 ? 'document-no-sets' : undefined}
+              onChange={() => sets[0] && store.getState().setTarget({ kind: 'existing', recallSetId: sets[0].id })}
+            />
+            One of my sets
+          </label>
+          {sets.length === 0 ? (
+            <p id="document-no-sets" className="field-hint">
+              You have no sets yet.
+            </p>
+          ) : null}
+        </fieldset>
+        {target.kind === 'new' ? (
+          <div className="field">
+            <label htmlFor={setNameField}>Name of the set</label>
+            <input
+              id={setNameField}
+              className="input"
+              value={name}
+              maxLength={Limits.setNameMaxLength}
+              onChange={(event) => store.getState().setName(event.target.value)}
+              required
+              {...errorProps(errors, setNameField)}
+            />
+            <FieldError errors={errors} fieldId={setNameField} />
+          </div>
+        ) : (
+          <div className="field">
+            <label htmlFor="document-target-set">Set to add the points to</label>
+            <select
+              id="document-target-set"
+              className="input"
+              value={target.recallSetId}
+              aria-describedby="document-target-hint"
+              onChange={(event) => store.getState().setTarget({ kind: 'existing', recallSetId: event.target.value })}
+            >
+              {sets.map((recallSet) => (
+                <option key={recallSet.id} value={recallSet.id}>
+                  {recallSet.name} ({plural(recallSet.pointCount, 'point', 'points')})
+                </option>
+              ))}
+            </select>
+            <p id="document-target-hint" className="field-hint">
+              The points are added after the set’s own; any it already holds are skipped, and the schedules of its points stay as they are.
+            </p>
+          </div>
+        )}
       </div>
 
       <ol className="proposal-list" aria-label="Points to save">
@@ -341,7 +412,7 @@ function Review({ store, what }: { store: DocumentImportStore; what: string }) {
           Start over
         </button>
         <button type="submit" className="button primary" disabled={saving} aria-busy={saving}>
-          Save set ({plural(points.length, 'point', 'points')})
+          {target.kind === 'new' ? 'Save set' : 'Save into set'} ({plural(points.length, 'point', 'points')})
         </button>
       </div>
       {confirmingStartOver ? (

@@ -1,7 +1,7 @@
-import type { CreateRecallSetBody, ProposeDocumentBody, ProposeDocumentResponse, RecallSetDetail } from '@tutorloop/shared';
+import type { CreateRecallSetBody, ProposeDocumentBody, ProposeDocumentResponse, RecallSetDetail, UpdateRecallSetBody } from '@tutorloop/shared';
 import { describe, expect, it } from 'vitest';
 import type { ApiResult } from '../api/http-client';
-import { createDocumentImportStore, formatOfFile, type DocumentFile } from './document-import-store';
+import { createDocumentImportStore, formatOfFile, hasUnsavedPoints, type DocumentFile } from './document-import-store';
 
 const proposed: ProposeDocumentResponse = {
   proposals: [
@@ -28,15 +28,23 @@ function savedSet(body: CreateRecallSetBody): RecallSetDetail {
 }
 
 /** A fake API port: records what was sent; `propose` answers at once, or waits for `release()`. */
-function fakeApi(answers: { propose?: ApiResult<ProposeDocumentResponse>; create?: ApiResult<RecallSetDetail>; hold?: boolean } = {}) {
-  const calls = { proposed: [] as ProposeDocumentBody[], created: [] as CreateRecallSetBody[], signals: [] as Array<AbortSignal | undefined> };
+function fakeApi(answers: { propose?: ApiResult<ProposeDocumentResponse>; create?: ApiResult<RecallSetDetail>; hold?: boolean; existing?: RecallSetDetail; pagesRead?: number } = {}) {
+  const calls = { proposed: [] as ProposeDocumentBody[], created: [] as CreateRecallSetBody[], updated: [] as Array<[string, UpdateRecallSetBody]>, signals: [] as Array<AbortSignal | undefined> };
   let release: () => void = () => {};
   const http = {
-    proposeDocument: async (body: ProposeDocumentBody, signal?: AbortSignal): Promise<ApiResult<ProposeDocumentResponse>> => {
+    proposeDocument: async (body: ProposeDocumentBody, signal?: AbortSignal, onProgress?: (pagesDone: number, pages: number) => void): Promise<ApiResult<ProposeDocumentResponse>> => {
       calls.proposed.push(body);
       calls.signals.push(signal);
+      for (let page = 0; page <= (answers.pagesRead ?? -1); page += 1) onProgress?.(page, 300);
       if (answers.hold) await new Promise<void>((resolve) => (release = resolve));
       return answers.propose ?? { ok: true, value: proposed };
+    },
+    getRecallSet: async (recallSetId: string): Promise<ApiResult<RecallSetDetail>> =>
+      answers.existing?.id === recallSetId ? { ok: true, value: answers.existing } : { ok: false, error: { status: 404, code: 'not_found', message: 'No such recall set.' } },
+    updateRecallSet: async (recallSetId: string, body: UpdateRecallSetBody): Promise<ApiResult<RecallSetDetail>> => {
+      calls.updated.push([recallSetId, body]);
+      const points = (body.points ?? []).map((point, position) => ({ id: point.id ?? `p_new_${position}`, content: point.content, context: point.context ?? null, position }));
+      return { ok: true, value: { ...answers.existing!, pointCount: points.length, points } };
     },
     createRecallSet: async (body: CreateRecallSetBody): Promise<ApiResult<RecallSetDetail>> => {
       calls.created.push(body);
@@ -199,5 +207,55 @@ describe('document import store (SPEC §4.7)', () => {
     store.getState().setName('Empty');
     expect(await store.getState().save()).toEqual({ ok: false, focus: null });
     expect(store.getState().errors).toEqual({ form: 'Keep or add at least one point to save a set.' });
+  });
+
+  it('shows the pages read while a long PDF is read, then forgets them', async () => {
+    const api = fakeApi({ hold: true, pagesRead: 37 });
+    const store = createDocumentImportStore(api.http);
+    const reading = store.getState().readFile(file('book.pdf', '%PDF-1.7'));
+    await Promise.resolve();
+    await Promise.resolve();
+    expect(store.getState()).toMatchObject({ phase: 'reading', progress: { pagesDone: 37, pages: 300 } });
+    api.release();
+    await reading;
+    store.getState().startOver();
+    expect(store.getState().progress).toBeNull();
+  });
+
+  it('saves into an existing set: its points kept with their ids, the new ones after them, those it holds skipped and named', async () => {
+    const existing = savedSet({ name: 'Weather', points: [{ content: 'Clouds consist of tiny droplets' }, { content: 'Fog is a cloud at ground level.', context: 'Fog' }] });
+    const api = fakeApi({ existing });
+    const store = createDocumentImportStore(api.http);
+    await store.getState().readFile(file('article.pdf', '%PDF-1.7'));
+    expect(hasUnsavedPoints(store.getState())).toBe(true);
+    store.getState().setName('');
+    store.getState().setTarget({ kind: 'existing', recallSetId: existing.id });
+    const saved = await store.getState().save();
+    expect(api.calls.created).toEqual([]);
+    expect(api.calls.updated).toEqual([
+      [
+        existing.id,
+        {
+          points: [
+            { id: 'p_0', content: 'Clouds consist of tiny droplets' },
+            { id: 'p_1', content: 'Fog is a cloud at ground level.', context: 'Fog' },
+            { content: proposed.proposals[0]!.content, context: 'Evaporation' },
+            { content: proposed.proposals[1]!.content, context: 'Condensation' },
+          ],
+        },
+      ],
+    ]);
+    expect(saved).toMatchObject({ ok: true, appended: { added: 2, skipped: ['Clouds consist of tiny droplets.'] } });
+    expect(store.getState().phase).toBe('saved');
+    expect(hasUnsavedPoints(store.getState())).toBe(false);
+  });
+
+  it('says so when the set to add to cannot be opened, and keeps the draft', async () => {
+    const store = createDocumentImportStore(fakeApi().http);
+    await store.getState().readFile(file('article.pdf', '%PDF-1.7'));
+    store.getState().setTarget({ kind: 'existing', recallSetId: 'rs_gone' });
+    expect(await store.getState().save()).toEqual({ ok: false, focus: null });
+    expect(store.getState()).toMatchObject({ phase: 'review', errors: { form: 'Could not open the set to add to. No such recall set.' } });
+    expect(store.getState().points).toHaveLength(3);
   });
 });

@@ -2,24 +2,18 @@ import {
   CreateRecallSetBody,
   DocumentLimits,
   Limits,
-  type DocumentFormat,
   type ProposalSource,
   type ProposeDocumentBody,
   type ProposeDocumentResponse,
   type RecallSetDetail,
+  UpdateRecallSetBody,
 } from '@tutorloop/shared';
 import { createStore } from 'zustand/vanilla';
 import type { HttpClient } from '../api/http-client';
+import { bodyOfFile, nameFromFile, tooLong, type DocumentFile } from './document-file';
 import { fieldErrorsFromIssues, fieldErrorsFromServer, firstErrorField, formField, type FieldErrors, type FieldIssue } from './form-errors';
 
-/** The part of a browser `File` the page reads (a test passes a plain object). */
-export interface DocumentFile {
-  name: string;
-  size: number;
-  type: string;
-  text(): Promise<string>;
-  arrayBuffer(): Promise<ArrayBuffer>;
-}
+export { base64Of, formatOfFile, nameFromFile, type DocumentFile } from './document-file';
 
 /** How pasted notes are read when they did not come from a web page. */
 export type PastedFormat = 'markdown' | 'text';
@@ -34,10 +28,20 @@ export interface ProposalDraft {
   sources: ProposalSource[];
 }
 
-/** `choose` a document → `reading` it on the server → `review` the proposals and save. */
-export type ImportPhase = 'choose' | 'reading' | 'review';
+/** `choose` a document → `reading` it on the server → `review` the proposals and save → `saved` into an existing set. */
+export type ImportPhase = 'choose' | 'reading' | 'review' | 'saved';
 
-export type DocumentSaveResult = { ok: true; value: RecallSetDetail } | { ok: false; focus: string | null };
+/** Where Save puts the points: a new set, or one of the learner's sets (by id), appended to its points. */
+export type SaveTarget = { kind: 'new' } | { kind: 'existing'; recallSetId: string };
+
+/** What saving into an existing set did: how many points were added, and those skipped as already in it. */
+export interface AppendOutcome {
+  set: RecallSetDetail;
+  added: number;
+  skipped: string[];
+}
+
+export type DocumentSaveResult = { ok: true; value: RecallSetDetail; appended: AppendOutcome | null } | { ok: false; focus: string | null };
 
 export interface DocumentImportState {
   phase: ImportPhase;
@@ -51,6 +55,8 @@ export interface DocumentImportState {
   problem: string | null;
   /** A short note for the live region (a cancelled reading). */
   notice: string | null;
+  /** While a PDF is read: pages read so far of its pages (null until the server says, and for pasted text). */
+  progress: { pagesDone: number; pages: number } | null;
   /** Pages read (a PDF), else null; and the server's notes on the reading. */
   pages: number | null;
   warnings: string[];
@@ -63,6 +69,9 @@ export interface DocumentImportState {
   /** One message per field, keyed by element id (`document-set-name`, `proposal-3-content`, `form`). */
   errors: FieldErrors;
   saving: boolean;
+  target: SaveTarget;
+  /** After saving into an existing set: what was added and skipped. */
+  appended: AppendOutcome | null;
   setPastedText(text: string): void;
   /** Notes pasted from a web page: the text is shown, the HTML is what the server reads. */
   pasteWebPage(text: string, html: string): void;
@@ -76,6 +85,7 @@ export interface DocumentImportState {
   /** Back to choosing a document: the proposals go, the pasted notes stay. */
   startOver(): void;
   setName(name: string): void;
+  setTarget(target: SaveTarget): void;
   updatePoint(key: string, fields: Partial<Pick<ProposalDraft, 'content' | 'context'>>): void;
   /** Joins a point and the one after it; returns the merged point's key (the page focuses it). */
   mergeWithNext(key: string): string | null;
@@ -85,77 +95,24 @@ export interface DocumentImportState {
   undoDrop(): string | null;
   /** A blank point at the end; returns its key. */
   addPoint(): string;
-  /** Checks the draft with the shared schema, then creates the set. The draft is kept whatever happens. */
+  /**
+   * Checks the draft with the shared schema, then creates the set, or appends the points to the
+   * chosen set (points it already holds are skipped). The draft is kept whatever happens.
+   */
   save(): Promise<DocumentSaveResult>;
 }
 
+/** True while proposals are on the page and not saved: leaving then asks first. */
+export function hasUnsavedPoints(state: Pick<DocumentImportState, 'phase' | 'points' | 'lastDropped'>): boolean {
+  return state.phase === 'review' && (state.points.length > 0 || state.lastDropped !== null);
+}
+
+/** Two points say the same when their words do, case, spacing and end punctuation aside. */
+export function samePointKey(content: string): string {
+  return content.trim().toLowerCase().split(/\s+/u).join(' ').replace(/(?<![.!?;:])[.!?;:]+$/u, '');
+}
+
 export const setNameField = 'document-set-name';
-
-const megabytes = (bytes: number) => `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`;
-
-/** The document format of a file, by its extension and then its type; null for anything else. */
-export function formatOfFile(file: Pick<DocumentFile, 'name' | 'type'>): DocumentFormat | null {
-  const extension = /\.(\w+)$/.exec(file.name)?.[1]?.toLowerCase();
-  if (extension === 'pdf') return 'pdf';
-  if (extension === 'md' || extension === 'markdown') return 'markdown';
-  if (extension === 'txt' || extension === 'text') return 'text';
-  if (extension === 'html' || extension === 'htm') return 'html';
-  if (extension !== undefined) return null;
-  const byType: Record<string, DocumentFormat> = {
-    'application/pdf': 'pdf',
-    'text/markdown': 'markdown',
-    'text/plain': 'text',
-    'text/html': 'html',
-  };
-  return byType[file.type] ?? null;
-}
-
-/** A set's name from a file's: `water-cycle_notes.pdf` → `water cycle notes`. */
-export function nameFromFile(fileName: string): string {
-  const stem = fileName.replace(/\.\w+$/, '').replace(/[-_]+/g, ' ').trim();
-  return stem.slice(0, Limits.setNameMaxLength);
-}
-
-/** Bytes as base64 (a PDF travels in JSON, like an .apkg). */
-export function base64Of(bytes: Uint8Array): string {
-  let binary = '';
-  for (let index = 0; index < bytes.length; index += 0x8000) binary += String.fromCharCode(...bytes.subarray(index, index + 0x8000));
-  return btoa(binary);
-}
-
-/** The request body for a file, or why the file cannot be read. */
-async function bodyOfFile(file: DocumentFile): Promise<{ ok: true; body: ProposeDocumentBody } | { ok: false; problem: string }> {
-  const format = formatOfFile(file);
-  const quoted = `“${file.name}”`;
-  if (format === null) {
-    return { ok: false, problem: `${quoted} is not a document this page reads. Choose a PDF, a Markdown (.md), text (.txt) or HTML file.` };
-  }
-  if (file.size === 0) return { ok: false, problem: `${quoted} is empty: there is nothing in it to read.` };
-  try {
-    if (format === 'pdf') {
-      if (file.size > DocumentLimits.pdfMaxBytes) {
-        return {
-          ok: false,
-          problem: `${quoted} is ${megabytes(file.size)}; the largest PDF this page reads is ${megabytes(DocumentLimits.pdfMaxBytes)}. Save the chapter you need as its own PDF, or paste its text.`,
-        };
-      }
-      return { ok: true, body: { format, data: base64Of(new Uint8Array(await file.arrayBuffer())) } };
-    }
-    // A character takes at most four bytes: a larger file cannot fit the limit, so it is not read at all.
-    if (file.size > DocumentLimits.textMaxCharacters * 4) return { ok: false, problem: tooLong(quoted) };
-    const text = await file.text();
-    if (!text.trim()) return { ok: false, problem: `${quoted} is empty: there is nothing in it to read.` };
-    if (text.length > DocumentLimits.textMaxCharacters) return { ok: false, problem: tooLong(quoted) };
-    return { ok: true, body: { format, text } };
-  } catch {
-    return { ok: false, problem: `${quoted} could not be read from your device. Choose it again.` };
-  }
-}
-
-function tooLong(what: string): string {
-  const most = DocumentLimits.textMaxCharacters.toLocaleString('en');
-  return `${what} is longer than ${most} characters, the most this page reads. Use the part you need.`;
-}
 
 function draftsOf(response: ProposeDocumentResponse, newKey: () => string): ProposalDraft[] {
   return response.proposals.map((proposal) => ({
@@ -178,7 +135,7 @@ function joined(first: string, second: string, separator: string): string {
  * The document import page (SPEC §4.7, issue 26): one store per mounted page. The server only
  * proposes; the learner's edits live here until Save creates the set with `POST /api/recall-sets`.
  */
-export function createDocumentImportStore(http: Pick<HttpClient, 'proposeDocument' | 'createRecallSet'>) {
+export function createDocumentImportStore(http: Pick<HttpClient, 'proposeDocument' | 'createRecallSet' | 'getRecallSet' | 'updateRecallSet'>) {
   let nextKey = 0;
   const newKey = () => `proposal-${(nextKey += 1)}`;
   // Each reading gets a number; an answer for an older one (cancelled, replaced) is ignored.
@@ -188,7 +145,10 @@ export function createDocumentImportStore(http: Pick<HttpClient, 'proposeDocumen
   return createStore<DocumentImportState>()((set, get) => {
     async function propose(body: ProposeDocumentBody, fileName: string | null, ticket: number) {
       controller = new AbortController();
-      const result = await http.proposeDocument(body, controller.signal);
+      const onProgress = (pagesDone: number, pages: number) => {
+        if (ticket === reading) set({ progress: { pagesDone, pages } });
+      };
+      const result = await http.proposeDocument(body, controller.signal, onProgress);
       if (ticket !== reading) return;
       controller = null;
       if (!result.ok) {
@@ -215,6 +175,44 @@ export function createDocumentImportStore(http: Pick<HttpClient, 'proposeDocumen
       return { ok: false, focus: first === formField ? null : first };
     }
 
+    /**
+     * The points added after the set's own (sent back with their ids, so their schedules stay), with
+     * those it already holds — or that the draft says twice — skipped and named.
+     */
+    async function append(recallSetId: string, drafted: ReadonlyArray<{ content: string; context?: string }>, points: readonly ProposalDraft[]): Promise<DocumentSaveResult> {
+      const current = await http.getRecallSet(recallSetId);
+      if (!current.ok) return refuse({ [formField]: `Could not open the set to add to. ${current.error.message}` }, points);
+      const existing = current.value;
+      const known = new Set(existing.points.map((point) => samePointKey(point.content)));
+      const fresh: Array<{ content: string; context?: string }> = [];
+      const skipped: string[] = [];
+      for (const point of drafted) {
+        const key = samePointKey(point.content);
+        if (known.has(key)) skipped.push(point.content);
+        else {
+          known.add(key);
+          fresh.push(point);
+        }
+      }
+      let saved = existing;
+      if (fresh.length > 0) {
+        const total = existing.points.length + fresh.length;
+        if (total > Limits.pointsPerSetMax) {
+          return refuse(
+            { [formField]: `“${existing.name}” holds ${existing.points.length} points; adding ${fresh.length} would pass the limit of ${Limits.pointsPerSetMax} a set. Drop some, or save them as a new set.` },
+            points,
+          );
+        }
+        const kept = existing.points.map((point) => ({ id: point.id, content: point.content, ...(point.context ? { context: point.context } : {}) }));
+        const result = await http.updateRecallSet(recallSetId, { points: [...kept, ...fresh] });
+        if (!result.ok) return refuse({ [formField]: `Could not add the points to “${existing.name}”. ${result.error.message}` }, points);
+        saved = result.value;
+      }
+      const appended: AppendOutcome = { set: saved, added: fresh.length, skipped };
+      set({ saving: false, phase: 'saved', appended });
+      return { ok: true, value: saved, appended };
+    }
+
     function withoutErrors(fieldIds: readonly string[]): FieldErrors {
       const { errors } = get();
       if (!fieldIds.some((fieldId) => errors[fieldId] !== undefined)) return errors;
@@ -229,6 +227,7 @@ export function createDocumentImportStore(http: Pick<HttpClient, 'proposeDocumen
       pastedHtml: null,
       problem: null,
       notice: null,
+      progress: null,
       pages: null,
       warnings: [],
       proposedCount: 0,
@@ -237,13 +236,15 @@ export function createDocumentImportStore(http: Pick<HttpClient, 'proposeDocumen
       lastDropped: null,
       errors: {},
       saving: false,
+      target: { kind: 'new' },
+      appended: null,
       setPastedText: (pastedText) => set({ pastedText, pastedHtml: null }),
       pasteWebPage: (pastedText, pastedHtml) => set({ pastedText, pastedHtml }),
       setPastedFormat: (pastedFormat) => set({ pastedFormat }),
       readFile: async (file) => {
         if (get().phase === 'reading') return;
         const ticket = (reading += 1);
-        set({ phase: 'reading', fileName: file.name, problem: null, notice: null });
+        set({ phase: 'reading', fileName: file.name, problem: null, notice: null, progress: null });
         const checked = await bodyOfFile(file);
         if (ticket !== reading) return;
         if (!checked.ok) {
@@ -265,7 +266,7 @@ export function createDocumentImportStore(http: Pick<HttpClient, 'proposeDocumen
           return;
         }
         const ticket = (reading += 1);
-        set({ phase: 'reading', fileName: null, problem: null, notice: null });
+        set({ phase: 'reading', fileName: null, problem: null, notice: null, progress: null });
         await propose({ format: pastedHtml !== null ? 'html' : pastedFormat, text }, null, ticket);
       },
       cancel: () => {
@@ -291,9 +292,12 @@ export function createDocumentImportStore(http: Pick<HttpClient, 'proposeDocumen
           points: [],
           lastDropped: null,
           errors: {},
+          progress: null,
+          appended: null,
         });
       },
       setName: (name) => set({ name, errors: withoutErrors([setNameField]) }),
+      setTarget: (target) => set({ target, errors: withoutErrors([setNameField, formField]) }),
       updatePoint: (key, fields) => {
         const cleared = [
           ...(fields.content !== undefined ? [`${key}-content`] : []),
@@ -342,7 +346,7 @@ export function createDocumentImportStore(http: Pick<HttpClient, 'proposeDocumen
         return point.key;
       },
       save: async () => {
-        const { name, points, saving, fileName } = get();
+        const { name, points, saving, fileName, target } = get();
         if (saving) return { ok: false, focus: null };
         if (points.length === 0) return refuse({ [formField]: 'Keep or add at least one point to save a set.' }, points);
         const body = {
@@ -358,7 +362,6 @@ export function createDocumentImportStore(http: Pick<HttpClient, 'proposeDocumen
           if (field === 'name') return setNameField;
           if (field !== 'points' || typeof index !== 'number' || !points[index]) return null;
           return `${points[index].key}-${part === 'context' ? 'context' : 'content'}`;
-          return null;
         };
         const worded = (errors: FieldErrors): FieldErrors =>
           Object.fromEntries(
@@ -373,13 +376,15 @@ export function createDocumentImportStore(http: Pick<HttpClient, 'proposeDocumen
                     : message,
             ]),
           );
-        const checked = CreateRecallSetBody.safeParse(body);
+        // Into an existing set the name is the set's own: only the points are checked.
+        const checked = target.kind === 'new' ? CreateRecallSetBody.safeParse(body) : UpdateRecallSetBody.safeParse({ points: body.points });
         if (!checked.success) return refuse(worded(fieldErrorsFromIssues(checked.error.issues as FieldIssue[], fieldOf)), points);
         set({ errors: {}, saving: true });
+        if (target.kind === 'existing') return append(target.recallSetId, body.points, points);
         const result = await http.createRecallSet(body);
         if (!result.ok) return refuse(worded(fieldErrorsFromServer(result.error, fieldOf)), points);
-        set({ saving: false });
-        return { ok: true, value: result.value };
+        set({ saving: false, phase: 'saved', appended: null });
+        return { ok: true, value: result.value, appended: null };
       },
     };
   });

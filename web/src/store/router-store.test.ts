@@ -81,4 +81,30 @@ describe('router store', () => {
     target.fire();
     expect(store.getState().route).toEqual({ name: 'set-new' });
   });
+
+  it('asks a leave guard before leaving, by navigate or by a changed hash, and puts the hash back when told to stay', () => {
+    const target = fakeWindow('#/sets/from-document');
+    const store = createRouterStore(target);
+    const asked: Route[] = [];
+    let allow = false;
+    store.getState().setLeaveGuard((to) => {
+      asked.push(to);
+      return allow;
+    });
+    store.getState().navigate({ name: 'sets' });
+    expect(store.getState().route).toEqual({ name: 'set-from-document' });
+    expect(target.location.hash).toBe('#/sets/from-document');
+    target.location.hash = '#/home';
+    target.fire();
+    expect(store.getState().route).toEqual({ name: 'set-from-document' });
+    expect(target.location.hash).toBe('#/sets/from-document');
+    // Signing out is never held back.
+    store.getState().navigate({ name: 'login' });
+    expect(store.getState().route).toEqual({ name: 'login' });
+    expect(asked).toEqual([{ name: 'sets' }, { name: 'home' }]);
+    allow = true;
+    store.getState().navigate({ name: 'sets' });
+    expect(store.getState().route).toEqual({ name: 'sets' });
+    store.getState().setLeaveGuard(null);
+  });
 });

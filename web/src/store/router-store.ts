@@ -129,13 +129,26 @@ export interface RouterState {
   route: Route;
   /** Goes to `route`; `replace` leaves no history entry (redirects). */
   navigate(route: Route, options?: { replace?: boolean }): void;
+  /**
+   * A page with unsaved work asks before the learner leaves it (a link, Back, `navigate`): the
+   * guard gets the route being left for and answers false to stay (the page then asks, and
+   * navigates itself once the learner agrees). One guard at a time; null removes it.
+   */
+  setLeaveGuard(guard: ((to: Route) => boolean) | null): void;
 }
 
 /** A tiny hash router: the URL hash is the truth, this store mirrors it. */
 export function createRouterStore(target: HashLocation) {
-  const store = createStore<RouterState>()((set) => ({
+  let leaveGuard: ((to: Route) => boolean) | null = null;
+  // Signing out is never held back: the token is already gone.
+  const mayLeave = (from: Route, to: Route) => !leaveGuard || to.name === 'login' || routePath(to) === routePath(from) || leaveGuard(to);
+  const store = createStore<RouterState>()((set, get) => ({
     route: parseRoute(target.location.hash),
+    setLeaveGuard: (guard) => {
+      leaveGuard = guard;
+    },
     navigate: (route, options) => {
+      if (!mayLeave(get().route, route)) return;
       const hash = `#${routePath(route)}`;
       if (options?.replace) target.location.replace(hash);
       else target.location.hash = hash;
@@ -143,7 +156,13 @@ export function createRouterStore(target: HashLocation) {
       set({ route: parseRoute(hash) });
     },
   }));
-  target.addEventListener('hashchange', () => store.setState({ route: parseRoute(target.location.hash) }));
+  target.addEventListener('hashchange', () => {
+    const from = store.getState().route;
+    const to = parseRoute(target.location.hash);
+    // The URL has already changed (a link, Back): put it back, and stay.
+    if (!mayLeave(from, to)) target.location.replace(`#${routePath(from)}`);
+    else store.setState({ route: to });
+  });
   return store;
 }
 
