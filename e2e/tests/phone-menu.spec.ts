@@ -247,9 +247,13 @@ test('no page scrolls sideways at 390, and each is photographed at 1280 and 390 
     { name: 'recall-sets', hash: '#/sets', ready: (target) => target.getByTestId('recall-set').first() },
     { name: 'recall-set', hash: setHash, ready: (target) => target.getByTestId('schedule-row').first() },
     { name: 'recall-set-editor', hash: `${setHash}/edit`, ready: heading('Edit recall set') },
+    { name: 'recall-set-new', hash: '#/sets/new', ready: heading('New recall set') },
     { name: 'import', hash: '#/import', ready: heading('Import a recall set') },
+    { name: 'set-from-document', hash: '#/sets/from-document', ready: heading('Recall points from a document') },
     { name: 'study-plans', hash: '#/study-plans', ready: (target) => target.getByTestId('study-plan').first() },
     { name: 'study-plan', hash: planHash, ready: (target) => target.getByTestId('study-plan-detail') },
+    { name: 'study-plan-new', hash: '#/study-plans/new', ready: heading('New study plan') },
+    { name: 'study-plan-import', hash: '#/study-plans/import', ready: heading('Import a study plan') },
     { name: 'assessments', hash: '#/assessments', ready: (target) => target.getByTestId('assessment').first() },
     { name: 'reflect', hash: '#/reflect', ready: heading('Reflect') },
     { name: 'settings', hash: '#/settings', ready: (target) => target.getByTestId('retention-forecast').and(target.locator('[data-status="ready"], [data-status="error"]')) },
@@ -277,6 +281,9 @@ test('no page scrolls sideways at 390, and each is photographed at 1280 and 390 
   await page.goto(`/${setHash}`);
   await expect(page.getByTestId('schedule-row')).toHaveCount(3);
   expect(await rightEdge(page.getByTestId('schedule-row').first().locator('td[data-label="Lapses"]'))).toBeLessThanOrEqual(phone.width);
+  // The set page's buttons (two ways to start, Edit, two exports) sit in two rows, not three (issue 25).
+  const rowsOfButtons = await page.locator('.set-toolbar button').evaluateAll((buttons) => new Set(buttons.map((button) => Math.round(button.getBoundingClientRect().top))).size);
+  expect(rowsOfButtons, 'rows of buttons on the set page at 390').toBe(2);
   await page.setViewportSize(desktop);
   const scroll = await page.locator('.table-scroll').filter({ has: page.getByTestId('schedule-table') }).evaluate((element) => ({ scrollWidth: element.scrollWidth, clientWidth: element.clientWidth }));
   expect(scroll.scrollWidth, 'the schedule fits its box at 1280').toBeLessThanOrEqual(scroll.clientWidth);

@@ -63,16 +63,16 @@ test('a learner takes the course-feedback survey, the rating scales by keyboard'
   await expect(page.getByRole('heading', { name: 'Reflect', level: 1 })).toBeVisible();
   await expect(page.getByTestId('think-it-through')).toBeVisible();
   const card = page.getByTestId('survey-course-feedback');
-  await expect(card.getByRole('heading', { name: 'Course feedback' })).toBeVisible();
+  await expect(card.getByRole('heading', { name: 'Studying with tutorloop' })).toBeVisible();
   await screenshots(page, 'reflect');
-  await card.getByRole('button', { name: 'Start Course feedback' }).click();
+  await card.getByRole('button', { name: 'Start Studying with tutorloop' }).click();
 
-  await expect(page.getByRole('heading', { name: 'Course feedback', level: 1 })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Studying with tutorloop', level: 1 })).toBeVisible();
   await expect(page.getByTestId('progress')).toHaveText('Question 1 of 5');
   await choose(page, 'Yes');
 
   await expect(page.getByTestId('progress')).toHaveText('Question 2 of 5');
-  await expect(rating(page).locator('.widget-prompt')).toHaveText('Overall, how would you rate the course?');
+  await expect(rating(page).locator('.widget-prompt')).toHaveText('Overall, how would you rate studying with tutorloop?');
   await expect(rating(page).getByRole('radio')).toHaveCount(5);
   await expect(rating(page).getByRole('radio', { name: '5 — Excellent', exact: true })).toBeVisible();
   // Issue 25: each label is shown once, under its own point (there was a second, misaligned row).
@@ -98,14 +98,14 @@ test('a learner takes the course-feedback survey, the rating scales by keyboard'
   const summary = page.getByTestId('reflection-summary');
   await expect(summary.getByRole('heading', { name: 'Thank you!' })).toBeVisible();
   // The counts agree (issue 25): five questions on this path, "Question 5 of 5", 4 answered and 1 skipped.
-  await expect(page.getByTestId('survey-summary-counts')).toHaveText('“Course feedback”: 4 answered, 1 skipped.');
+  await expect(page.getByTestId('survey-summary-counts')).toHaveText('“Studying with tutorloop”: 4 answered, 1 skipped.');
   const answers = page.getByTestId('survey-answers');
   await expect(answers.locator('dt')).toHaveText([
-    'Did you finish the whole course?',
-    'Overall, how would you rate the course?',
-    'How was the pace?',
+    'Did you finish what you set out to study here?',
+    'Overall, how would you rate studying with tutorloop?',
+    'How was the pace of your sessions?',
     'What was the most useful part for you?',
-    'How likely are you to recommend it to a friend?',
+    'How likely are you to recommend tutorloop to a friend?',
   ]);
   await expect(answers.locator('dd')).toHaveText(['Yes', '4 of 5', 'About right', 'skipped', '9 of 10']);
   await expect(summary).not.toContainText(/score|correct/i);

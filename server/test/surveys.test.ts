@@ -89,7 +89,7 @@ describe('survey definitions over REST (SPEC §6)', () => {
     expect(renamed.body).toMatchObject({ title: 'Dinner', shared: true });
     expect((await target.api<SurveyList>('GET', '/api/surveys', { token })).body.surveys.map((survey) => [survey.title, survey.owned, survey.builtIn])).toEqual([
       ['Dinner', true, false],
-      ['Course feedback', false, true],
+      ['Studying with tutorloop', false, true],
     ]);
   });
 
@@ -221,11 +221,11 @@ describe('the example survey over the WebSocket (SPEC §4.5)', () => {
     }
     expect(widget).toBeNull();
     expect(seen).toEqual([
-      'Did you finish the whole course?',
-      'Overall, how would you rate the course?',
-      'How was the pace?',
+      'Did you finish what you set out to study here?',
+      'Overall, how would you rate studying with tutorloop?',
+      'How was the pace of your sessions?',
       'What was the most useful part for you?',
-      'How likely are you to recommend it to a friend?',
+      'How likely are you to recommend tutorloop to a friend?',
     ]);
     const quitter = await takeSurvey(target, token, 'course-feedback');
     const why = await answer(quitter.client, quitter.widget, { selectedIndex: 1 });
@@ -248,7 +248,7 @@ describe('a killed server mid-survey (SPEC §4.2, §8)', () => {
     let widget = (await client.waitFor('widget')).payload;
     widget = (await answer(client, widget, { selectedIndex: 0 }))!;
     widget = (await answer(client, widget, { value: 4 }))!;
-    expect(widget.props.prompt).toBe('How was the pace?');
+    expect(widget.props.prompt).toBe('How was the pace of your sessions?');
     first.child.kill('SIGKILL');
     await client.waitForClose();
 

@@ -1,21 +1,30 @@
 /**
  * The learner's own account (SPEC §6, §8), through the storage port: a new password (the
- * current one required), signing out everywhere, exporting every piece of their data, and
- * deleting the account with all of it.
+ * current one required), signing out everywhere, exporting every piece of their data and
+ * restoring such an export into another account, and deleting the account with all of it.
  *
  * Revocation works by token version (auth/tokens.ts): moving it on refuses every token issued
  * before. A new password moves it too — whoever knew the old password is signed out — and the
  * caller gets a fresh token so the device they changed it on stays signed in.
  */
-import type { AccountExport, ChangePasswordBody, DeleteAccountBody, Learner } from '@tutorloop/shared';
+import type { AccountExport, AccountImportResult, ChangePasswordBody, DeleteAccountBody, Learner } from '@tutorloop/shared';
 import { hashPassword, verifyPassword } from '../auth/passwords';
+import { uuidGenerator, type IdGenerator } from '../core/ports';
+import { sessionTypeCatalog } from '../core/session-type-states';
 import type { StoredLearner } from '../core/storage/learners';
-import type { Storage, StorageReader } from '../core/storage/storage';
+import type { SessionTypeCatalog } from '../core/storage/session-type-state';
+import type { Storage } from '../core/storage/storage';
+import { exportAccount } from './account-export';
+import { planRestore, writeRestore } from './account-restore';
 import { AppError } from './app-error';
 import { toLearner } from './learners';
 
 export class AccountService {
-  constructor(private readonly storage: Storage) {}
+  constructor(
+    private readonly storage: Storage,
+    private readonly ids: IdGenerator = uuidGenerator,
+    private readonly sessionTypes: SessionTypeCatalog = sessionTypeCatalog,
+  ) {}
 
   /** Sets a new password after checking the current one; every token issued before is refused. */
   async changePassword(learnerId: string, body: ChangePasswordBody): Promise<Learner> {
@@ -42,24 +51,23 @@ export class AccountService {
     });
   }
 
-  /** Every piece of the learner's data, read in one consistent unit. */
+  /** Every piece of the learner's data, read in one consistent unit (account-export.ts). */
   async export(learnerId: string, now: Date): Promise<AccountExport> {
-    return this.storage.read(async (reader) => {
-      const learner = await reader.learners.get(learnerId);
-      if (!learner) throw new AppError('unauthorized', 'Sign in first: this account no longer exists.');
-      return {
-        format: 'tutorloop-export',
-        version: 1,
-        exportedAt: now.toISOString(),
-        learner: toLearner(learner),
-        recallSets: await exportRecallSets(reader, learnerId),
-        cards: await exportCards(reader, learnerId),
-        sessions: await exportSessions(reader, learnerId),
-        studyPlans: (await reader.studyPlans.listVisibleTo(learnerId))
-          .filter((plan) => plan.ownerId === learnerId)
-          .map((plan) => ({ id: plan.id, title: plan.title, shared: plan.shared, createdAt: plan.createdAt.toISOString(), updatedAt: plan.updatedAt.toISOString(), plan: plan.plan })),
-      };
+    return this.storage.read((reader) => exportAccount(reader, learnerId, now));
+  }
+
+  /**
+   * Restores an export into this learner's account (account-restore.ts): checked whole first,
+   * then written in one transaction with new ids; a refusal writes nothing.
+   */
+  async restore(learnerId: string, raw: unknown): Promise<{ ok: true; value: AccountImportResult } | { ok: false; error: string }> {
+    const plan = planRestore(raw, this.sessionTypes, this.ids);
+    if (!plan.ok) return plan;
+    const value = await this.storage.transaction(async (tx) => {
+      if (!(await tx.learners.get(learnerId))) throw new AppError('unauthorized', 'Sign in first: this account no longer exists.');
+      return writeRestore(tx, learnerId, plan.value);
     });
+    return { ok: true, value };
   }
 
   /**
@@ -89,75 +97,4 @@ export class AccountService {
     if (!learner) throw new AppError('unauthorized', 'Sign in first: this account no longer exists.');
     return learner;
   }
-}
-
-async function exportRecallSets(reader: StorageReader, learnerId: string): Promise<AccountExport['recallSets']> {
-  const sets = await reader.recallSets.listByLearner(learnerId);
-  const points = await reader.recallSets.listPointsOfSets(sets.map((set) => set.id));
-  return sets.map((set) => ({
-    id: set.id,
-    name: set.name,
-    description: set.description,
-    createdAt: set.createdAt.toISOString(),
-    updatedAt: set.updatedAt.toISOString(),
-    points: points
-      .filter((point) => point.recallSetId === set.id)
-      .map((point) => ({ id: point.id, content: point.content, context: point.context, position: point.position, createdAt: point.createdAt.toISOString() })),
-  }));
-}
-
-async function exportCards(reader: StorageReader, learnerId: string): Promise<AccountExport['cards']> {
-  const histories = await reader.scheduler.reviewHistory(learnerId);
-  const cards = await reader.cards.listFor(learnerId, histories.map((history) => history.pointId));
-  const exported: AccountExport['cards'] = [];
-  for (const [pointId, card] of cards) {
-    const reviews = await reader.cards.listReviewLogs(card.id);
-    exported.push({
-      id: card.id,
-      pointId,
-      state: card.state,
-      due: card.due.toISOString(),
-      stability: card.stability,
-      difficulty: card.difficulty,
-      elapsedDays: card.elapsedDays,
-      scheduledDays: card.scheduledDays,
-      reps: card.reps,
-      lapses: card.lapses,
-      lastReview: card.lastReview?.toISOString() ?? null,
-      reviews: reviews.map((review) => ({ id: review.id, sessionId: review.sessionId, rating: review.rating, confidence: review.confidence, reviewedAt: review.reviewedAt.toISOString() })),
-    });
-  }
-  return exported.sort((left, right) => (left.id < right.id ? -1 : left.id > right.id ? 1 : 0));
-}
-
-async function exportSessions(reader: StorageReader, learnerId: string): Promise<AccountExport['sessions']> {
-  const sessions = await reader.sessions.listByLearner(learnerId);
-  const exported: AccountExport['sessions'] = [];
-  for (const session of sessions) {
-    const messages = await reader.messages.list(session.id, { includeSuperseded: true });
-    exported.push({
-      id: session.id,
-      type: session.type,
-      status: session.status,
-      title: session.title,
-      recallSetId: session.recallSetId,
-      turn: session.turn,
-      endReason: session.endReason,
-      createdAt: session.createdAt.toISOString(),
-      updatedAt: session.updatedAt.toISOString(),
-      endedAt: session.endedAt?.toISOString() ?? null,
-      messages: messages.map((message) => ({
-        id: message.id,
-        seq: message.seq,
-        role: message.role,
-        content: message.content,
-        createdAt: message.createdAt.toISOString(),
-        toolCall: message.toolCall,
-        widgetAnswer: message.widgetAnswer,
-        stopped: message.stopped,
-        supersededBy: message.supersededBy,
-      })),
-    });
-  }
-  return exported;
 }

@@ -1,5 +1,6 @@
 import type { ActivityDay } from '@tutorloop/shared';
 import { lazy, useId, useMemo } from 'react';
+import { ChartReadout } from './charts/chart-readout';
 import { LazyChart } from './load-boundary';
 
 const ActivityChart = lazy(() => import('./charts/activity-chart'));
@@ -28,8 +29,8 @@ function barsOf(days: readonly ActivityDay[]): ActivityBar[] {
 
 /**
  * The last 30 days of activity (SPEC §6 stats `activity`): reviews and sessions per day as
- * bars (lazy, decorative for screen readers), a one-line summary, and the same numbers as a
- * visually hidden table.
+ * bars (lazy, decorative for screen readers; read by keyboard with the arrow keys), a one-line
+ * summary, and the same numbers as a visually hidden table.
  */
 export function ActivityPanel({ days }: { days: readonly ActivityDay[] }) {
   const captionId = useId();
@@ -57,9 +58,18 @@ export function ActivityPanel({ days }: { days: readonly ActivityDay[] }) {
           : `${plural(reviews, 'review', 'reviews')} and ${plural(sessions, 'session', 'sessions')} on ${plural(activeDays, 'day', 'days')}` +
             (minutes > 0 ? ` · ${plural(minutes, 'minute', 'minutes')}` : '')}
       </p>
-      <LazyChart>
-        <ActivityChart data={bars} />
-      </LazyChart>
+      <ChartReadout
+        label="Reviews and sessions per day"
+        readouts={bars.map((day) => `${day.longLabel}: ${plural(day.reviews, 'review', 'reviews')}, ${plural(day.sessions, 'session', 'sessions')}`)}
+        startAt={bars.length - 1}
+        testId="activity-chart-keys"
+      >
+        {(active) => (
+          <LazyChart>
+            <ActivityChart data={bars} active={active} />
+          </LazyChart>
+        )}
+      </ChartReadout>
       <table className="visually-hidden">
         <caption>Activity per day</caption>
         <thead>

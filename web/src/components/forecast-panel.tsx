@@ -1,5 +1,6 @@
 import { lazy, useId, useMemo } from 'react';
 import { forecastDays, forecastSeries, type ForecastDay, type ForecastPoint } from '../store/schedule';
+import { ChartReadout } from './charts/chart-readout';
 import { LazyChart } from './load-boundary';
 
 const ForecastChart = lazy(() => import('./charts/forecast-chart'));
@@ -15,7 +16,8 @@ function busiestDay(series: ForecastDay[]): ForecastDay | null {
 }
 
 /**
- * The 30-day review forecast: a bar chart (lazy, decorative for screen readers), a one-line
+ * The 30-day review forecast: a bar chart (lazy, decorative for screen readers; read by keyboard
+ * with the arrow keys), a one-line
  * summary, and the same numbers as a visually hidden table. The first bar is what is due now —
  * the same count as the set's "due" (the server's statuses); then one bar per calendar day.
  */
@@ -45,9 +47,17 @@ export function ForecastPanel({ points, now }: { points: ReadonlyArray<ForecastP
           : ` · ${plural(later, 'more review', 'more reviews')} in the next ${forecastDays} days` +
             (busiest ? ` · busiest: ${busiest.longLabel} (${busiest.count})` : '')}
       </p>
-      <LazyChart>
-        <ForecastChart data={series} />
-      </LazyChart>
+      <ChartReadout
+        label="Reviews due per day"
+        readouts={series.map((day) => `${day.longLabel}: ${plural(day.count, 'review', 'reviews')}${day.key === 'now' ? '' : ' due'}`)}
+        testId="forecast-chart-keys"
+      >
+        {(active) => (
+          <LazyChart>
+            <ForecastChart data={series} active={active} />
+          </LazyChart>
+        )}
+      </ChartReadout>
       <table className="visually-hidden" data-testid="forecast-table">
         <caption>Reviews due per day</caption>
         <thead>

@@ -1,4 +1,5 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
+import { AccountImportLimits, type AccountImportResult } from '@tutorloop/shared';
 import { saveFile } from '../components/save-file';
 import { useAuth } from '../hooks/use-auth';
 import { labelledServerMessage } from '../store/form-errors';
@@ -28,8 +29,8 @@ function OutcomeLine({ outcome, testId }: { outcome: Outcome; testId: string }) 
 
 /**
  * The learner's account (issue 18): a new password (the current one required; other devices
- * are signed out), sign out everywhere, export all my data as JSON, delete the account with
- * all its data after typing the username.
+ * are signed out), sign out everywhere, export all my data as JSON and restore such a file
+ * (issue 25), delete the account with all its data after typing the username.
  */
 export function AccountPage() {
   const username = useAuth((state) => state.learner?.username ?? '');
@@ -45,6 +46,7 @@ export function AccountPage() {
       <ChangePassword />
       <SignOutEverywhere />
       <ExportData />
+      <RestoreData />
       <DeleteAccount username={username} />
     </div>
   );
@@ -131,11 +133,74 @@ function ExportData() {
   return (
     <section className="card account-section" aria-labelledby={headingId}>
       <h2 id={headingId}>Export my data</h2>
-      <p>One JSON file with your recall sets, cards and review log, sessions with their conversations, and study plans.</p>
+      <p>One JSON file with your recall sets, cards and review log, sessions with their conversations and answers, study plans, surveys and settings.</p>
       <button type="button" className="button" onClick={() => void handleClick()} disabled={outcome.kind === 'busy'} data-testid="export-my-data">
         Export my data
       </button>
       <OutcomeLine outcome={outcome} testId="export-outcome" />
+    </section>
+  );
+}
+
+const count = (value: number, one: string, many: string) => `${value} ${value === 1 ? one : many}`;
+
+/** "Restored 3 sets, 120 cards, 14 sessions" (and plans or surveys when there were any). */
+function restoredMessage(result: AccountImportResult): string {
+  const parts = [count(result.recallSets, 'set', 'sets'), count(result.cards, 'card', 'cards'), count(result.sessions, 'session', 'sessions')];
+  if (result.studyPlans > 0) parts.push(count(result.studyPlans, 'study plan', 'study plans'));
+  if (result.surveys > 0) parts.push(count(result.surveys, 'survey', 'surveys'));
+  return `Restored ${parts.join(', ')}.`;
+}
+
+function RestoreData() {
+  const [outcome, setOutcome] = useState<Outcome>({ kind: 'idle' });
+  const headingId = useId();
+  const inputId = useId();
+  const input = useRef<HTMLInputElement>(null);
+
+  async function handleFile(event: ChangeEvent<HTMLInputElement>) {
+    const file = event.target.files?.[0];
+    if (!file || outcome.kind === 'busy') return;
+    setOutcome({ kind: 'busy' });
+    // The same file may be chosen again after a refusal.
+    if (input.current) input.current.value = '';
+    if (file.size > AccountImportLimits.maxBytes) {
+      return setOutcome({ kind: 'error', message: `${file.name} is larger than ${AccountImportLimits.maxBytes / 1024 / 1024} MB, more than an export can be.` });
+    }
+    let data: unknown;
+    try {
+      data = JSON.parse(await file.text());
+    } catch {
+      return setOutcome({ kind: 'error', message: `${file.name} is not a JSON file: choose the file "Export my data" saved.` });
+    }
+    const result = await http.restoreMyData(data);
+    if (!result.ok) return setOutcome({ kind: 'error', message: result.error.message });
+    setOutcome({ kind: 'done', message: restoredMessage(result.value) });
+  }
+
+  return (
+    <section className="card account-section" aria-labelledby={headingId}>
+      <h2 id={headingId}>Restore from an export</h2>
+      <p>Adds everything in a file that “Export my data” saved — here or on another server — to this account, beside what is already here. A damaged file or one from an older version is refused and nothing is added.</p>
+      <div className="field">
+        <label htmlFor={inputId}>Export file (.json)</label>
+        <input
+          ref={input}
+          id={inputId}
+          className="input"
+          type="file"
+          accept=".json,application/json"
+          disabled={outcome.kind === 'busy'}
+          onChange={(event) => void handleFile(event)}
+          data-testid="restore-file"
+        />
+      </div>
+      {outcome.kind === 'busy' ? (
+        <p className="muted" role="status">
+          Restoring…
+        </p>
+      ) : null}
+      <OutcomeLine outcome={outcome} testId="restore-outcome" />
     </section>
   );
 }

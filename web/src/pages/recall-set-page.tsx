@@ -51,7 +51,7 @@ export function RecallSetPage({ recallSetId }: { recallSetId: string }) {
       <div className="page-heading">
         <h1 tabIndex={-1}>{recallSet?.name ?? 'Recall set'}</h1>
         {recallSet ? (
-          <div className="toolbar">
+          <div className="toolbar set-toolbar">
             <button
               type="button"
               className="button"

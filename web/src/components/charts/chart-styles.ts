@@ -11,3 +11,8 @@ export const tooltipStyles = {
   labelStyle: { color: 'var(--text)', fontWeight: 600 },
   itemStyle: { color: 'var(--text)' },
 } as const;
+
+/** A bar's opacity while a keyboard reads the chart (chart-readout.tsx): the point in reach stays solid, the rest fade. */
+export function dimmedExcept(active: number | null, index: number): number {
+  return active === null || active === index ? 1 : 0.35;
+}

@@ -1,11 +1,11 @@
 // Loaded lazily (React.lazy in assessment-results.tsx): recharts stays out of the first page.
 // Bars are static: numbers to read, not a show, and never half-drawn when looked at.
-import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { Bar, BarChart, CartesianGrid, Cell, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { DomainResultView } from '../../store/assessment';
-import { tooltipStyles } from './chart-styles';
+import { dimmedExcept, tooltipStyles } from './chart-styles';
 
 /** Score per domain (0–100%) as horizontal bars; the table beside it holds the same numbers. */
-export default function DomainChart({ domains }: { domains: DomainResultView[] }) {
+export default function DomainChart({ domains, active = null }: { domains: DomainResultView[]; active?: number | null }) {
   const height = Math.max(120, domains.length * 44 + 40);
   return (
     <div className="chart" aria-hidden="true">
@@ -27,7 +27,11 @@ export default function DomainChart({ domains }: { domains: DomainResultView[] }
             radius={[0, 3, 3, 0]}
             maxBarSize={24}
             isAnimationActive={false}
-          />
+          >
+            {domains.map((domain, index) => (
+              <Cell key={domain.domain} fillOpacity={dimmedExcept(active, index)} />
+            ))}
+          </Bar>
         </BarChart>
       </ResponsiveContainer>
     </div>

@@ -1,11 +1,11 @@
 // Loaded lazily (React.lazy in forecast-panel.tsx): recharts stays out of the first page.
 // Bars are static: numbers to read, not a show, and never half-drawn when looked at.
-import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { Bar, BarChart, CartesianGrid, Cell, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { ForecastDay } from '../../store/schedule';
-import { tooltipStyles } from './chart-styles';
+import { dimmedExcept, tooltipStyles } from './chart-styles';
 
 /** Reviews due per day as bars; the numbers are also in the panel's table for screen readers. */
-export default function ForecastChart({ data }: { data: ForecastDay[] }) {
+export default function ForecastChart({ data, active = null }: { data: ForecastDay[]; active?: number | null }) {
   return (
     <div className="chart" aria-hidden="true">
       <ResponsiveContainer width="100%" height={220}>
@@ -25,7 +25,11 @@ export default function ForecastChart({ data }: { data: ForecastDay[] }) {
             radius={[3, 3, 0, 0]}
             maxBarSize={28}
             isAnimationActive={false}
-          />
+          >
+            {data.map((day, index) => (
+              <Cell key={day.key} fillOpacity={dimmedExcept(active, index)} />
+            ))}
+          </Bar>
         </BarChart>
       </ResponsiveContainer>
     </div>

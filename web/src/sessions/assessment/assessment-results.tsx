@@ -6,6 +6,7 @@ import {
   type DomainResultView,
   type ItemReviewView,
 } from '../../store/assessment';
+import { ChartReadout } from '../../components/charts/chart-readout';
 import { LazyChart } from '../../components/load-boundary';
 import { Markdown } from '../../components/markdown';
 import { TestCaseRow } from '../../components/test-case-row';
@@ -110,9 +111,17 @@ function DomainResults({ view }: { view: AssessmentResultsView }) {
         <figcaption id="domain-chart-caption" className="chart-caption">
           Score per domain, as a share of the points available
         </figcaption>
-        <LazyChart>
-          <DomainChart domains={view.domains} />
-        </LazyChart>
+        <ChartReadout
+          label="Score per domain"
+          readouts={view.domains.map((domain) => `${domain.label}: ${domain.percentLabel} (${domain.scoreLabel})`)}
+          testId="domain-chart-keys"
+        >
+          {(active) => (
+            <LazyChart>
+              <DomainChart domains={view.domains} active={active} />
+            </LazyChart>
+          )}
+        </ChartReadout>
       </figure>
       <DomainTable domains={view.domains} overall={view.overallAbilityLabel} />
       <p className="field-hint">
