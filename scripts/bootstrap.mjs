@@ -79,3 +79,14 @@ export function ensureWebBuild({ force = false } = {}) {
     process.exit(1);
   }
 }
+
+/** Compiles the server into server/dist when its sources changed (scripts/build-server.mjs keeps a stamp). */
+export async function ensureServerBuild({ force = false } = {}) {
+  const { buildServer } = await import('./build-server.mjs');
+  try {
+    await buildServer({ force });
+  } catch (error) {
+    console.error(`The server build failed: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  }
+}

@@ -1,17 +1,23 @@
-// `npm start`: install what is missing, build the web app, then serve web + API + WebSocket
-// on one port (migrations are applied by the server at start). Configuration: README.
+// `npm start`: install what is missing, build the web app and the server (each only when its
+// sources changed), then serve web + API + WebSocket on one port with plain Node running the
+// compiled server (migrations are applied by the server at start). Configuration: README.
+// Development with reloading: `corepack pnpm --filter @tutorloop/server dev` (tsx watch).
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { ensureDependencies, ensureWebBuild, env, root } from './bootstrap.mjs';
+import { ensureDependencies, ensureServerBuild, ensureWebBuild, env, root } from './bootstrap.mjs';
 
 ensureDependencies();
 ensureWebBuild();
+await ensureServerBuild();
 
-const serverDir = path.join(root, 'server');
-// Node runs the server itself with tsx as a loader: one process, signals reach it directly.
+// Node runs the compiled server itself: one process, signals reach it directly.
 // glibc keeps a malloc arena per thread; scrypt's 16 MiB per hash on libuv's threads would
 // otherwise stay resident (~74 MB after a burst of sign-ups). Two arenas return it.
 const serverEnv = { ...env, MALLOC_ARENA_MAX: env.MALLOC_ARENA_MAX ?? '2' };
-const server = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: serverDir, env: serverEnv, stdio: 'inherit' });
+const server = spawn(process.execPath, ['--enable-source-maps', path.join('dist', 'main.js')], {
+  cwd: path.join(root, 'server'),
+  env: serverEnv,
+  stdio: 'inherit',
+});
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
 server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -5,11 +5,12 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { DocumentLimits, ProviderSetting, type ProviderName } from '@tutorloop/shared';
 import { z } from 'zod';
+import { repositoryRoot, serverPaths } from './paths';
 
-export const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+// Resolved in paths.ts, the same from the sources and from the build (server/dist).
+export { repositoryRoot };
 
 /**
  * Current model ids per role and vendor (Anthropic's are not in its SDK's deprecation table;
@@ -76,7 +77,7 @@ const ConfigSchema = z.object({
   /** A PostgreSQL database (`postgres://user:password@host:5432/database`, SPEC §11); unset, the SQLite file in DATA_DIR. Checked in parseConfig, whose error never repeats the password. */
   DATABASE_URL: z.preprocess(emptyAsUndefined, z.string().optional()),
   /** Directory of the built web app to serve; empty disables static serving. */
-  WEB_DIST: z.preprocess(emptyAsUndefined, z.string().default(path.join(repositoryRoot, 'web', 'dist'))),
+  WEB_DIST: z.preprocess(emptyAsUndefined, z.string().default(serverPaths.webDist)),
 });
 
 export interface Config {

@@ -4,15 +4,15 @@
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import Sqlite from 'better-sqlite3';
 import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
+import { serverPaths } from '../paths';
 import * as schema from './schema';
 
 export type Database = BetterSQLite3Database<typeof schema> & { $client: Sqlite.Database };
 
-const migrationsFolder = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../drizzle');
+const migrationsFolder = serverPaths.sqliteMigrations;
 
 /** Opens (creating if needed) the database at `file` (or `:memory:`) with migrations applied. */
 export function openDatabase(file: string): Database {

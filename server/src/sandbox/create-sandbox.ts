@@ -5,6 +5,8 @@ const DEFAULT_TIMEOUT_MS = 3000;
 const DEFAULT_MEMORY_MB: Record<SandboxLanguage, number> = { python: 128, javascript: 32 };
 const DEFAULT_WORKERS = 2;
 const DEFAULT_MAX_QUEUED_PER_OWNER = 3;
+/** Threads unused this long are released; the next run pays a boot again (seconds, rare once learners stop coding). */
+const DEFAULT_IDLE_MS = 5 * 60_000;
 /** After the interrupt, how long a run may take to stop before its thread is terminated. */
 const GRACE_MS = 500;
 /** Pyodide's cold start takes 1.3–6 s; a loaded machine can take ten times that. */
@@ -19,13 +21,15 @@ const IDENTIFIER: Record<SandboxLanguage, RegExp> = {
 
 /**
  * A sandbox with a pool of worker threads per language, started on first use
- * (or by `warm()`): by default two Pyodide threads (~150 MB RSS each) and two
- * QuickJS threads. Runs wait in per-owner queues served round robin.
+ * (or by `warm()`) and released after `idleMs` without a run: by default two Pyodide
+ * threads (~150 MB RSS each) and two QuickJS threads. Runs wait in per-owner queues
+ * served round robin.
  */
 export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const memoryMb = (language: SandboxLanguage) => options.memoryMb ?? DEFAULT_MEMORY_MB[language];
   const maxQueuedPerOwner = positiveInteger('maxQueuedPerOwner', options.maxQueuedPerOwner, DEFAULT_MAX_QUEUED_PER_OWNER);
+  const idleMs = positiveInteger('idleMs', options.idleMs, DEFAULT_IDLE_MS);
   const pools: Record<SandboxLanguage, SandboxPool> = {
     python: new SandboxPool({
       name: 'python',
@@ -38,6 +42,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       // Pyodide's JavaScript side uses ~17 MB of V8 heap; the Python heap is WebAssembly memory, capped separately.
       resourceLimits: { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 16 },
       bootTimeoutMs: BOOT_TIMEOUT_MS,
+      idleMs,
     }),
     javascript: new SandboxPool({
       name: 'javascript',
@@ -49,6 +54,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       memoryBytes: memoryMb('javascript') * 1024 * 1024,
       resourceLimits: { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 16 },
       bootTimeoutMs: BOOT_TIMEOUT_MS,
+      idleMs,
     }),
   };
 

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SandboxPool, type SandboxJob, type SandboxPoolOptions } from './sandbox-pool';
 import type { RunResult } from './types';
 
@@ -267,5 +267,23 @@ describe('SandboxPool: boot image', () => {
     // The first run holds the first thread for a moment, so the second goes to the other thread.
     const results = await Promise.all([pool.run(report('hold')), pool.run(report('show'))]);
     expect(results.map((result) => result.outcomes)).toEqual([[{ passed: false, actual: null }], [{ passed: false, actual: [1, 2, 3] }]]);
+  });
+
+  it('releases every thread and the image after idleMs without a run; the next run starts the pool again from nothing', async () => {
+    const pool = createPool(imageWorker, { workers: 2, idleMs: 50 });
+    await pool.warm();
+    expect(pool.threadCount).toBe(2);
+    await vi.waitFor(() => expect(pool.threadCount).toBe(0), { timeout: 20_000, interval: 20 });
+    // The first thread of the new start makes its own image: it started from none.
+    expect((await pool.run(report('show'))).outcomes).toEqual([{ passed: false, actual: null }]);
+    expect(pool.threadCount).toBeGreaterThan(0);
+  });
+
+  it('keeps a thread that is running code, however long past idleMs the run lasts', async () => {
+    const pool = createPool(blockingWorker, { idleMs: 1 });
+    await pool.warm();
+    // Blocked until its time limit (300 ms): a release in the meantime would lose the run (it never settles).
+    expect((await pool.run(blocking)).error).toEqual({ kind: 'timeout', message: 'time limit exceeded' });
+    expect((await pool.run(countChars)).outcomes).toEqual([{ passed: true, actual: 5 }]);
   });
 });

@@ -21,6 +21,11 @@ export interface SandboxPoolOptions {
   resourceLimits: ResourceLimits;
   /** A thread that is not ready by then (at start-up, or with its next interpreter after a run) is given up. */
   bootTimeoutMs: number;
+  /**
+   * After this long with nothing queued or running, every thread (and the boot image) is
+   * released and the next run starts the pool again, as the first one did. Unset: kept.
+   */
+  idleMs?: number;
 }
 
 /** A validated submission: `argsJson[i]` is `JSON.stringify(tests[i].args)`. */
@@ -103,6 +108,8 @@ export class SandboxPool {
   #bootImage: Uint8Array | undefined;
   #nextRunId = 1;
   #closed = false;
+  /** Armed while the pool is quiet (threads all idle, nothing queued): releases the threads when it fires. */
+  #idleTimer: NodeJS.Timeout | undefined;
 
   constructor(options: SandboxPoolOptions) {
     this.#options = options;
@@ -111,6 +118,7 @@ export class SandboxPool {
 
   /** Starts the threads if needed and resolves once every one can take a run at once. */
   async warm(): Promise<void> {
+    this.#disarmIdleRelease();
     for (;;) {
       if (this.#closed) throw new Error(`the ${this.#options.name} sandbox is closed`);
       this.#startThreads();
@@ -123,6 +131,7 @@ export class SandboxPool {
   run(job: SandboxJob, context: RunContext = {}): Promise<RunResult> {
     const { owner = ANONYMOUS_OWNER, signal } = context;
     if (signal?.aborted) return Promise.reject(signal.reason);
+    this.#disarmIdleRelease();
     if (this.#closed) return Promise.resolve(stoppedResult(job, { kind: 'internal', message: `the ${this.#options.name} sandbox is closed` }));
     if (!this.#queue.hasRoom(owner)) {
       const { maxQueuedPerOwner } = this.#options;
@@ -142,8 +151,14 @@ export class SandboxPool {
     });
   }
 
+  /** Threads started and not yet released (booting, idle or busy). */
+  get threadCount(): number {
+    return this.#threads.size;
+  }
+
   async close(): Promise<void> {
     this.#closed = true;
+    this.#disarmIdleRelease();
     const closed: WorkerFailure = { kind: 'internal', message: `the ${this.#options.name} sandbox was closed` };
     for (const pending of this.#queue.drain()) settle(pending, stoppedResult(pending.job, closed));
     const threads = [...this.#threads];
@@ -288,9 +303,35 @@ export class SandboxPool {
     for (const thread of this.#threads) {
       if (thread.state !== 'idle') continue;
       const next = this.#queue.shift();
-      if (!next) return;
+      if (!next) return this.#armIdleRelease();
       this.#dispatch(thread, next.item);
     }
+  }
+
+  /**
+   * A Pyodide thread holds ~150 MB: a server whose learners stopped running code gives it back
+   * after `idleMs`. Armed only when every thread is idle and nothing waits; any run or warm()
+   * disarms it. The timer never keeps the process alive.
+   */
+  #armIdleRelease(): void {
+    const { idleMs } = this.#options;
+    if (idleMs === undefined || this.#idleTimer || this.#threads.size === 0) return;
+    if ([...this.#threads].some((thread) => thread.state !== 'idle')) return;
+    this.#idleTimer = setTimeout(() => {
+      this.#idleTimer = undefined;
+      if (this.#closed || [...this.#threads].some((thread) => thread.state !== 'idle')) return;
+      for (const thread of [...this.#threads]) {
+        this.#forget(thread);
+        thread.idle.resolve();
+      }
+      this.#bootImage = undefined;
+    }, idleMs);
+    this.#idleTimer.unref();
+  }
+
+  #disarmIdleRelease(): void {
+    clearTimeout(this.#idleTimer);
+    this.#idleTimer = undefined;
   }
 
   #dispatch(thread: WorkerThread, pending: PendingRun): void {

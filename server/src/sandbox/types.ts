@@ -86,6 +86,11 @@ export interface SandboxOptions {
    * running; one more resolves at once with a `busy` error. Default 3.
    */
   maxQueuedPerOwner?: number;
+  /**
+   * A language's threads are released after this many milliseconds without a run, and start
+   * again on the next one (a Pyodide thread holds ~150 MB). Default 5 minutes.
+   */
+  idleMs?: number;
 }
 
 /**

@@ -6,9 +6,9 @@
  */
 import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import { join, relative, isAbsolute } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { BlueprintSummary } from '@tutorloop/shared';
 import type { z } from 'zod';
+import { serverPaths } from '../../paths';
 import type { DifficultyLevel, Mutant } from './blueprint-schema';
 import { AssessmentBlueprint, SkillBlueprint, difficultyLevels } from './blueprint-schema';
 import { casesAtLevel, levelOrderProblems } from './difficulty';
@@ -48,8 +48,8 @@ export class BlueprintError extends Error {
   }
 }
 
-/** server/blueprints, next to server/src. */
-export const defaultBlueprintDir = fileURLToPath(new URL('../../../blueprints/', import.meta.url));
+/** server/blueprints, next to server/src (and server/dist). */
+export const defaultBlueprintDir = serverPaths.blueprints;
 
 /** Reads `<dir>/skills/*.json` and `<dir>/assessments/*.json`; throws a BlueprintError when any is invalid. */
 export function loadCatalog(dir: string = defaultBlueprintDir): Catalog {

@@ -23,9 +23,21 @@
  * before a number is kept (`comparator`: "below 7", "more than 100"), and a minus sign before a
  * word or a number (`minus`: "-cos x").
  */
-import lemmatizer from 'wink-lemmatizer';
+import { createRequire } from 'node:module';
 import { isStopword, stem, wordSpans } from './lexical';
 import { wordNet } from './wordnet';
+
+type Lemmatizer = typeof import('wink-lemmatizer').default;
+let lemmatizer: Lemmatizer | undefined;
+/**
+ * wink-lemmatizer's word lists (~7 MB of heap, ~50 MB of RSS while they are parsed, seconds on a
+ * busy machine) load with the first word analysed, as WordNet does, not when the server starts:
+ * a server with a model provider may never need them.
+ */
+function lemmatizerTables(): Lemmatizer {
+  lemmatizer ??= createRequire(import.meta.url)('wink-lemmatizer') as Lemmatizer;
+  return lemmatizer;
+}
 
 /** One word of an analysed text. */
 export interface AnalyzedWord {
@@ -121,7 +133,8 @@ export function lemmasOf(norm: string): readonly string[] {
   if (cached) return cached;
   const wn = wordNet();
   const out = [norm];
-  for (const form of [lemmatizer.noun(norm), lemmatizer.verb(norm), lemmatizer.adjective(norm)]) {
+  const tables = lemmatizerTables();
+  for (const form of [tables.noun(norm), tables.verb(norm), tables.adjective(norm)]) {
     if (form && !out.includes(form) && wn.has(form)) out.push(form);
   }
   // "-ly" adverbs WordNet lacks fall back to their adjective ("chemically" → "chemical").

@@ -8,13 +8,13 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { serverPaths } from '../../paths';
 import type { BuiltInStudyPlan } from '../storage/study-plans';
 import { importStudyPlan } from './import-plan';
 import type { SkillBlueprintIds } from './validate-plan';
 
-/** server/study-plans, next to server/src. */
-export const defaultStudyPlanDir = fileURLToPath(new URL('../../../study-plans/', import.meta.url));
+/** server/study-plans, next to server/src (and server/dist). */
+export const defaultStudyPlanDir = serverPaths.studyPlans;
 
 /** One plan file: its name (`ipv4-subnetting.md`) and text. */
 export interface StudyPlanSource {

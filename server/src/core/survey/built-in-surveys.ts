@@ -7,13 +7,13 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { SurveyContent } from '@tutorloop/shared';
+import { serverPaths } from '../../paths';
 import type { BuiltInSurvey } from '../storage/surveys';
 import { formatSurveyIssues } from './validate-survey';
 
-/** server/surveys, next to server/src. */
-export const defaultSurveyDir = fileURLToPath(new URL('../../../surveys/', import.meta.url));
+/** server/surveys, next to server/src (and server/dist). */
+export const defaultSurveyDir = serverPaths.surveys;
 
 export interface SurveySource {
   name: string;
