@@ -7,6 +7,6 @@ import { defineConfig } from 'drizzle-kit';
  */
 export default defineConfig({
   dialect: 'postgresql',
-  schema: './src/db/postgres/schema.ts',
+  schema: ['./src/db/postgres/schema.ts', './src/db/postgres/fleet/fleet-schema.ts'],
   out: './drizzle-postgres',
 });

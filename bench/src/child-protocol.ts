@@ -14,6 +14,10 @@ export const ChildOptions = z.object({
   kind: z.enum(serverKinds),
   dataDirectory: z.string().min(1),
   latency: z.enum(latencyProfileNames),
+  /** tutorloop on PostgreSQL (`--database postgres`) instead of a SQLite file in the data folder. */
+  databaseUrl: z.string().optional(),
+  /** One secret for several instances on one database, so a token of one is valid on the other. */
+  jwtSecret: z.string().optional(),
 });
 export type ChildOptions = z.infer<typeof ChildOptions>;
 

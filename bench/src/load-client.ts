@@ -103,6 +103,17 @@ export class BenchSocket {
     this.events = [];
   }
 
+  /** Waits for the attach events of a socket joining a session whose greeting another socket had (its `history`), then forgets them. */
+  async waitForAttach(): Promise<void> {
+    await this.waitFor(['history'], 0);
+    this.events = [];
+  }
+
+  /** Arrival times of the events of `type` so far (a watching socket never sends, so it keeps them all). */
+  arrivals(type: string): number[] {
+    return this.events.filter((event) => event.type === type).map((event) => event.at);
+  }
+
   /**
    * One learner turn: `sentAt` → first `assistant_delta` → `assistant`. With
    * `awaitStateUpdate` the turn ends at the `state_update` that follows the reply, as a real

@@ -14,6 +14,7 @@ import { measureTimerLateness } from './machine-noise';
 import { runOptimizerBench } from './optimizer-run';
 import { createLearners, runConnections, runEchoLoad, runTutorloopLoad } from './load-runs';
 import { parseOptions, usage, type BenchOptions } from './options';
+import { measurePostgres } from './postgres-runs';
 import { formatProfileSummary, summarizeProfile } from './profile-summary';
 import { buildNotes, buildRows, renderMarkdownReport, renderTextTable, type BenchResults } from './report';
 import { ServerProcess } from './server-process';
@@ -125,6 +126,7 @@ async function main(): Promise<number> {
     results.evaluatorTokens = await measureEvaluatorTokens();
   }
   if (options.parts.has('overhead')) results.overhead = await measureOverhead(options, profileDirectory);
+  if (options.parts.has('overhead') && options.database === 'postgres') results.postgres = await measurePostgres(options, progress);
   if (options.parts.has('connections')) results.connections = await measureConnections(options);
   if (options.parts.has('optimizer')) results.optimizer = await measureOptimizer(options);
 

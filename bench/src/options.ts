@@ -4,6 +4,9 @@ import { parseArgs } from 'node:util';
 export const benchParts = ['web', 'tokens', 'overhead', 'connections', 'optimizer'] as const;
 export type BenchPart = (typeof benchParts)[number];
 
+export const benchDatabases = ['sqlite', 'postgres'] as const;
+export type BenchDatabase = (typeof benchDatabases)[number];
+
 export interface BenchOptions {
   sessions: number;
   turns: number;
@@ -18,6 +21,8 @@ export interface BenchOptions {
   /** The optimiser row: cards of the synthetic learner (× 10 reviews, ~10,000 reviews at 1,200) and without/with rounds. */
   optimizerCards: number;
   optimizerRounds: number;
+  /** `postgres`: the overhead part also runs on a throwaway PostgreSQL with one and with two instances, beside SQLite. */
+  database: BenchDatabase;
 }
 
 export const usage = `Usage: pnpm bench [options]
@@ -34,6 +39,8 @@ export const usage = `Usage: pnpm bench [options]
   --optimizer-cards <n>  cards of the learner whose FSRS parameters are optimised during the load
                          (10 reviews each before today: 1,200 → ~10,000 reviews; default 1200)
   --optimizer-rounds <n> without/with-optimiser run pairs (default 2)
+  --database <engine>    sqlite (default) or postgres: the overhead part also runs on a throwaway
+                         PostgreSQL with one and with two instances, and measures cross-instance delivery
   -h, --help             this text
 
 Bigger runs: pnpm bench --sessions 500 --turns 40 --realistic-turns 30 --connections 5000`;
@@ -63,6 +70,7 @@ export function parseOptions(argv: string[]): OptionsResult {
         seed: { type: 'string' },
         'optimizer-cards': { type: 'string' },
         'optimizer-rounds': { type: 'string' },
+        database: { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
       strict: true,
@@ -74,6 +82,8 @@ export function parseOptions(argv: string[]): OptionsResult {
       parts.add(part as BenchPart);
     }
     const sessions = positiveInteger('sessions', values.sessions, 200);
+    const database = values.database ?? 'sqlite';
+    if (!(benchDatabases as readonly string[]).includes(database)) throw new Error(`--database must be one of ${benchDatabases.join(', ')} (got ${JSON.stringify(database)})`);
     return {
       ok: true,
       value: {
@@ -89,6 +99,7 @@ export function parseOptions(argv: string[]): OptionsResult {
         seed: positiveInteger('seed', values.seed, 1, 0),
         optimizerCards: positiveInteger('optimizer-cards', values['optimizer-cards'], 1200, 20),
         optimizerRounds: positiveInteger('optimizer-rounds', values['optimizer-rounds'], 2),
+        database: database as BenchDatabase,
       },
     };
   } catch (error) {

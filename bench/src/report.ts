@@ -5,6 +5,7 @@
 import type { EvaluatorTokenRun } from './evaluator-tokens';
 import type { ConnectionRun, EchoRun, TutorloopRun } from './load-runs';
 import type { OptimizerBench } from './optimizer-run';
+import type { PostgresBench } from './postgres-runs';
 import type { ProfileSummary } from './profile-summary';
 import type { Distribution } from './statistics';
 import type { WebBundleResult } from './web-bundle';
@@ -34,6 +35,8 @@ export interface BenchResults {
   };
   connections?: ConnectionRun;
   optimizer?: OptimizerBench;
+  /** `--database postgres`: the overhead runs on PostgreSQL, one and two instances. */
+  postgres?: PostgresBench;
   profiles?: Array<{ title: string; file: string; summary: ProfileSummary }>;
 }
 
@@ -179,6 +182,7 @@ export function buildRows(results: BenchResults): Row[] {
       verdict: '',
     });
   }
+  rows.push(...postgresRows(results));
   const tokens = results.evaluatorTokens;
   if (tokens && tokens.turns.length) {
     const first = tokens.turns[0]!;
@@ -205,6 +209,43 @@ export function buildRows(results: BenchResults): Row[] {
           }
         : { measure: 'Web app initial JS, gzip', result: 'web/dist missing', baseline: `build: ${web.howToBuild}`, target: `≤ ${kilobytes(targets.webInitialJsGzipBytes)}`, verdict: '' },
     );
+  }
+  return rows;
+}
+
+/** PostgreSQL × 1 and × 2 beside the SQLite runs of the same bench (SPEC §9, §11). */
+function postgresRows(results: BenchResults): Row[] {
+  const postgres = results.postgres;
+  if (!postgres) return [];
+  const sqlite = results.overhead?.tutorloop;
+  const runs: Array<[string, { zero: TutorloopRun; realistic: TutorloopRun }]> = [
+    ['PostgreSQL × 1', postgres.single],
+    ['PostgreSQL × 2', postgres.fleet],
+  ];
+  const rows: Row[] = runs.flatMap(([name, { zero, realistic }]) => [
+    {
+      measure: `${name}: server overhead per turn — realistic fake, ${realistic.sessions} sessions`,
+      result: percentiles(realistic.breakdown.overheadMs) + failureText(realistic.failures),
+      baseline: sqlite ? `SQLite: ${percentiles(sqlite.realistic.breakdown.overheadMs)}` : '',
+      target: '',
+      verdict: '' as const,
+    },
+    {
+      measure: `${name}: saturated (zero-latency fake, ${zero.sessions} sessions) — overhead · turns/s · CPU per turn`,
+      result: `${percentiles(zero.breakdown.overheadMs)} · ${rate(zero.turnsPerSecond)} · ${formatMs(zero.serverCpuMsPerTurn)}${failureText(zero.failures)}`,
+      baseline: sqlite ? `SQLite: ${percentiles(sqlite.zero.breakdown.overheadMs)} · ${rate(sqlite.zero.turnsPerSecond)} · ${formatMs(sqlite.zero.serverCpuMsPerTurn)}` : '',
+      target: '',
+      verdict: '' as const,
+    },
+  ]);
+  for (const run of [postgres.fleet.realistic, postgres.fleet.zero]) {
+    rows.push({
+      measure: `Cross-instance delivery: reply handled and committed on the owner → frame on the other instance's socket (${run.profile} fake, ${run.sessions} sessions)`,
+      result: percentiles(run.deliveryMs),
+      baseline: `behind the owner's own socket: ${percentiles(run.behindOwnerMs)}; ${run.behindOwnerMs.count} replies${run.undelivered ? `, ${run.undelivered} never arrived` : ', all arrived'}`,
+      target: '',
+      verdict: run.undelivered ? '✗' : '',
+    });
   }
   return rows;
 }

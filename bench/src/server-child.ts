@@ -2,7 +2,8 @@
  * A server child of the bench, started with `node --import tsx` over IPC (see
  * `server-process.ts`). It runs one of:
  *
- * - `tutorloop`: the real server (`startServer`: fastify + ws + SQLite file), configured as
+ * - `tutorloop`: the real server (`startServer`: fastify + ws + SQLite file, or PostgreSQL
+ *   with `databaseUrl`), configured as
  *   in production except for the fake LLM injected through `ServerOverrides.provider` and
  *   a per-connection frame limit high enough for a closed-loop load;
  * - `echo`: the baseline — a bare `ws` server that parses each frame, inserts one row into
@@ -48,6 +49,8 @@ async function startTutorloop(options: ChildOptions): Promise<RunningChild> {
     // The default (30 frames / 10 s) is per learner; a closed-loop bench client sends faster.
     WS_RATE_LIMIT: '10000',
     TURN_RATE_LIMIT: '100000',
+    ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),
+    ...(options.jwtSecret ? { JWT_SECRET: options.jwtSecret } : {}),
   });
   if (!config.ok) throw new Error(config.error);
   const provider = createBenchProvider(latencyProfiles[options.latency]);

@@ -4,7 +4,6 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyBaseLogger, type FastifyReply } from 'fastify';
 import pino from 'pino';
 import { createTokenService, resolveJwtSecret } from './auth/tokens';
@@ -20,14 +19,18 @@ import type { ModelBudget } from './core/limits/model-budget';
 import { systemClock, uuidGenerator, type Clock, type Logger } from './core/ports';
 import type { TutorProvider } from './core/provider';
 import { SessionHub } from './core/session/session-hub';
+import type { SessionRooms } from './core/fleet/session-rooms';
+import { openFleetHub } from './db/postgres/fleet/open-fleet';
 import { createSessionModules, type SessionModulesDeps } from './core/session-modules';
 import { sessionTypeCatalog } from './core/session-type-states';
 import type { Storage } from './core/storage/storage';
 import { openReadOnlyDatabase, type Database } from './db/database';
+import { openFleetLearners } from './db/postgres/fleet-learners/fleet-learners';
 import { openPostgresStorage } from './db/postgres/postgres-storage';
 import { openSqliteStorage } from './db/sqlite-storage';
 import { providerFactories } from './llm/provider-registry';
-import { noRouteMessage, registerRoutes } from './http/routes';
+import { registerRoutes } from './http/routes';
+import { registerWebAssets } from './http/web-assets';
 import { recordRoutes, type RegisteredRoute } from './http/openapi-routes';
 import { registerSecurityHeaders } from './http/security-headers';
 import { createSandbox } from './sandbox';
@@ -124,12 +127,15 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
     redact: { paths: ['req.headers.authorization', 'password', '*.password', 'token'], censor: '[redacted]' },
   });
   // DATABASE_URL: PostgreSQL (migrated at start, SPEC §11); unset: the SQLite file in the data folder.
-  const storage = config.databaseUrl ? await openPostgresStorage(config.databaseUrl, sessionTypeCatalog) : openSqliteStorage(config.databaseFile, sessionTypeCatalog);
+  const postgres = config.databaseUrl ? await openPostgresStorage(config.databaseUrl, sessionTypeCatalog) : null;
+  const storage: Storage = postgres ?? openSqliteStorage(config.databaseFile, sessionTypeCatalog);
   const clock = overrides.clock ?? systemClock;
+  // On PostgreSQL, budgets and the optimiser's claims are shared by every instance (SPEC §11); else in this process.
+  const fleetLearners = config.databaseUrl ? await openFleetLearners(config.databaseUrl, { clock, logger: logger as unknown as Logger }) : null;
   // One budget per learner for every operation that calls a model, plus the day's tokens read from llm_calls (SPEC §8).
   const modelBudget = new LearnerModelBudget(
     { operations: { limit: config.turnRateLimit, windowMs: 60_000 }, dailyTokens: config.learnerDailyTokens },
-    { clock, tokensUsedSince: (learnerId, since) => storage.read((reader) => reader.llmCalls.tokensUsedSince(learnerId, since)) },
+    { clock, tokensUsedSince: (learnerId, since) => storage.read((reader) => reader.llmCalls.tokensUsedSince(learnerId, since)), ...(fleetLearners ? { buckets: fleetLearners.buckets } : {}) },
   );
   const provider = overrides.provider ?? createProvider(config, storage, logger as unknown as Logger, modelBudget);
   // Tokens are checked against the learner's token version (revoked by "sign out everywhere").
@@ -139,6 +145,7 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
   const limits = new LearnerLimits(
     { frames: { limit: config.wsRateLimit, windowMs: 10_000 }, sessions: { limit: config.sessionRateLimit, windowMs: 600_000 } },
     clock,
+    fleetLearners?.buckets,
   );
 
   const modules = createSessionModules({
@@ -153,7 +160,8 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
     modelBudget,
     ...overrides.sessionDeps,
   });
-  const hub = new SessionHub(modules);
+  // On PostgreSQL any number of instances serve the same sessions (a lease per session, events through the database).
+  const hub: SessionRooms = postgres && config.databaseUrl ? await openFleetHub(config.databaseUrl, { modules, storage: postgres, logger: logger as unknown as Logger }) : new SessionHub(modules);
   const learners = new LearnerService(storage);
   const recallSets = new RecallSetService(storage);
   const sessions = new SessionService(storage, modules);
@@ -165,7 +173,7 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
   const surveys = new SurveyService(storage);
   await surveys.installBuiltIns(loadBuiltInSurveys(), clock.now());
   // FSRS parameter optimisation, off the request path (a queue and a worker thread).
-  const scheduler = new SchedulerService({ storage, optimizer: createBindingOptimizer(), simulator: createWorkerSimulator(), clock, ids: uuidGenerator, logger: logger as unknown as Logger });
+  const scheduler = new SchedulerService({ storage, optimizer: createBindingOptimizer(), simulator: createWorkerSimulator(), clock, ids: uuidGenerator, logger: logger as unknown as Logger, ...(fleetLearners ? { claims: fleetLearners.claims } : {}) });
   scheduler.start();
   const progress = new ProgressService({ storage, listItem: (session) => sessions.toListItem(session), maxScoreOf: (blueprintId) => catalog.getAssessment(blueprintId)?.totalItems ?? null });
 
@@ -191,6 +199,8 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
     limits,
     modelBudget,
   });
+  // A revocation on any instance closes the learner's sockets on every one (SPEC §11).
+  const connections = fleetLearners ? fleetLearners.revocations(sockets) : sockets;
   registerSecurityHeaders(app);
   const routes = recordRoutes(app);
   const transfer = new SetTransferService(storage, recallSets, readApkg);
@@ -202,17 +212,10 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
     documentDailyTokens: config.documentDailyTokens,
     tokensUsedSince: (learnerId: string, since: Date, purpose: string) => storage.read((reader) => reader.llmCalls.tokensUsedSince(learnerId, since, purpose)),
   };
-  registerRoutes(app, { tokens, account: new AccountService(storage), transfer, clock, hub, limits, modelBudget, learners, recallSets, sessions, tutor: provider.name, version, catalog, studyPlans, agentLogs, scheduler, progress, surveys, connections: sockets, codeRuns, documents });
+  registerRoutes(app, { tokens, account: new AccountService(storage), transfer, clock, hub, limits, modelBudget, learners, recallSets, sessions, tutor: provider.name, version, catalog, studyPlans, agentLogs, scheduler, progress, surveys, connections, codeRuns, documents });
 
   if (config.webDist && existsSync(path.join(config.webDist, 'index.html'))) {
-    await app.register(fastifyStatic, { root: path.resolve(config.webDist), wildcard: false });
-    // Client-side routes fall back to the app shell; unknown /api routes stay JSON 404s.
-    app.get('/*', (request, reply) => {
-      if (request.url.startsWith('/api/')) {
-        return reply.status(404).send({ error: { code: 'not_found', message: noRouteMessage(request.method, request.url) } });
-      }
-      return reply.sendFile('index.html');
-    });
+    await registerWebAssets(app, config.webDist);
   }
 
   // Every upgrade gets an answer and no socket stays open: a session's path is upgraded (or
@@ -251,6 +254,7 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
       await sandbox.close();
       await app.close();
       await storage.close();
+      await fleetLearners?.close();
       inspection?.$client.close();
     },
   };

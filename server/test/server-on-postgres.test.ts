@@ -73,4 +73,17 @@ describe('the server on PostgreSQL', () => {
     ]);
     again.close();
   });
+
+  it('refuses text PostgreSQL cannot store (a NUL character) with a plain 400, storing nothing', async () => {
+    const server = await start();
+    const { token } = await server.register();
+    const refused = await server.api<{ error: { code: string; message: string } }>('POST', '/api/recall-sets', {
+      token,
+      body: { name: 'Nul\u0000set', points: [{ content: 'water boils at 100 degrees' }] },
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toEqual({ code: 'bad_request', message: 'Text cannot contain the NUL character (U+0000); remove it and try again.' });
+    const sets = await server.api<{ recallSets: unknown[] }>('GET', '/api/recall-sets', { token });
+    expect(sets.body.recallSets).toEqual([]);
+  });
 });

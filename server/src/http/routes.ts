@@ -26,8 +26,9 @@ import { retryHint, type LearnerLimits } from '../core/limits/learner-limits';
 import { defaultLoginThrottleOptions, LoginThrottle } from '../core/limits/login-throttle';
 import { budgetRefusalMessage, type ModelBudget } from '../core/limits/model-budget';
 import type { Clock } from '../core/ports';
-import type { SessionHub } from '../core/session/session-hub';
+import type { SessionRooms } from '../core/fleet/session-rooms';
 import { AppError } from '../services/app-error';
+import { isStorageError } from '../core/storage/storage-error';
 import { parseBody } from './parse-input';
 import type { LearnerService } from '../services/learners';
 import type { RecallSetService } from '../services/recall-sets';
@@ -51,7 +52,7 @@ export interface RouteDeps {
   account: AccountService;
   transfer: SetTransferService;
   clock: Clock;
-  hub: SessionHub;
+  hub: SessionRooms;
   /** Per-learner frame and session-creation budgets. */
   limits: LearnerLimits;
   /** The per-learner budget every model operation is charged to (here: HTTP steps). */
@@ -111,6 +112,10 @@ export function registerRoutes(app: FastifyInstance, deps: RouteDeps): void {
     if (error instanceof AppError) {
       if (error.retryAfterMs !== undefined) reply.header('retry-after', String(Math.max(1, Math.ceil(error.retryAfterMs / 1000))));
       return reply.status(error.status).send({ error: { code: error.code, message: error.message } });
+    }
+    // Text one engine cannot store (a NUL character on PostgreSQL) is the sender's to fix, not a crash.
+    if (isStorageError(error, 'unstorable_text')) {
+      return reply.status(400).send({ error: { code: 'bad_request', message: error.message } });
     }
     if (error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || (error instanceof SyntaxError && error.statusCode === 400)) {
       return reply.status(400).send({ error: { code: 'invalid_json', message: 'Request body is not valid JSON.' } });
@@ -202,7 +207,7 @@ export function registerRoutes(app: FastifyInstance, deps: RouteDeps): void {
     api.post('/api/sessions', async (request, reply) => {
       const body = parseBody(CreateSessionBody, request.body);
       // Each session opens with a model reply: creating them is throttled per learner (SPEC §8).
-      const allowed = limits.takeSessionCreation(request.learnerId);
+      const allowed = await limits.takeSessionCreation(request.learnerId);
       if (!allowed.ok) {
         const { limit, windowMs } = limits.options.sessions;
         throw new AppError('rate_limited', `Too many new sessions: at most ${limit} per ${windowMs / 60_000} minutes. ${retryHint(allowed.retryAfterMs)}`, allowed.retryAfterMs);

@@ -2,12 +2,17 @@
  * The learner's scheduler (issue 17): their FSRS parameters and metrics, optimisation on
  * demand and automatically (off the request path: a queue running one fit at a time in a
  * child process), and the retention simulator (in a worker thread). Through the storage port.
+ *
+ * Several instances on one PostgreSQL each sweep and take requests (SPEC §11): a job runs only
+ * under the learner's claim (`JobClaims`), and once claimed it is checked again against the
+ * runs stored meanwhile, so an optimisation another instance has just made is not made twice.
  */
 import type { SchedulerRunView, SchedulerStatus, SimulateBody, SimulationResponse } from '@tutorloop/shared';
 import type { Clock, IdGenerator, Logger } from '../core/ports';
 import { defaultWeights } from '../core/scheduler/fsrs';
 import { loadSchedulerSettings } from '../core/scheduler/learner-settings';
-import { optimizeLearner } from '../core/scheduler/optimize-learner';
+import { optimizeLearner, type OptimizeLearnerOutcome } from '../core/scheduler/optimize-learner';
+import { localJobClaims, type JobClaims } from '../core/scheduler/job-claims';
 import { automaticRunDue, optimizationPolicy } from '../core/scheduler/optimization-policy';
 import type { ParameterOptimizer } from '../core/scheduler/optimizer-port';
 import type { SimulationPoint } from '../core/scheduler/simulate';
@@ -17,6 +22,12 @@ import type { Storage } from '../core/storage/storage';
 import { AppError } from './app-error';
 
 type JobState = { state: 'queued' | 'running'; progress: number | null } | { state: 'failed'; error: string };
+
+/** A queued optimisation: asked for by the learner, or found due by the sweep. */
+interface QueuedJob {
+  learnerId: string;
+  automatic: boolean;
+}
 
 /** The retentions "Help me decide" compares by default. */
 export const defaultSimulatedRetentions = [0.75, 0.8, 0.85, 0.88, 0.9, 0.92, 0.94, 0.96, 0.97];
@@ -37,7 +48,7 @@ function toRunView(run: StoredSchedulerRun): SchedulerRunView {
 
 export class SchedulerService {
   private readonly jobs = new Map<string, JobState>();
-  private readonly queue: string[] = [];
+  private readonly queue: QueuedJob[] = [];
   private running: { learnerId: string; controller: AbortController; done: Promise<void> } | null = null;
   private sweepTimer: NodeJS.Timeout | null = null;
   private closed = false;
@@ -53,6 +64,8 @@ export class SchedulerService {
       clock: Clock;
       ids: IdGenerator;
       logger: Logger;
+      /** Claims shared with other instances (PostgreSQL); none needed for one process. */
+      claims?: JobClaims;
     },
     private readonly policy = optimizationPolicy,
   ) {}
@@ -71,7 +84,7 @@ export class SchedulerService {
       reviewCount: await reader.scheduler.reviewCount(learnerId),
     }));
     const current = runs.find((run) => run.kept) ?? null;
-    const job = this.jobs.get(learnerId);
+    const job = this.jobs.get(learnerId) ?? (await this.runningElsewhere(learnerId));
     return {
       desiredRetention: settings.retention,
       parameters: { weights: [...(settings.weights ?? defaultWeights)], source: settings.weights ? 'optimised' : 'default', run: current ? toRunView(current) : null },
@@ -86,6 +99,13 @@ export class SchedulerService {
     };
   }
 
+  /** A job another instance is running for the learner (shared claims only), as this one reports it. */
+  private async runningElsewhere(learnerId: string): Promise<JobState | undefined> {
+    const claims = this.deps.claims;
+    if (!claims?.shared || !(await claims.held(learnerId, 'optimize'))) return undefined;
+    return { state: 'running', progress: null };
+  }
+
   /** `POST /api/me/scheduler/optimize`: queues a run (or reports the one under way). */
   async requestOptimization(learnerId: string): Promise<SchedulerStatus> {
     const job = this.jobs.get(learnerId);
@@ -94,7 +114,7 @@ export class SchedulerService {
     if (reviewCount < this.policy.manualMinimumReviews) {
       throw new AppError('conflict', `Optimising needs at least ${this.policy.manualMinimumReviews} reviews; you have ${reviewCount}. Keep reviewing and try again.`);
     }
-    this.enqueue(learnerId);
+    this.enqueue(learnerId, false);
     return this.status(learnerId);
   }
 
@@ -109,7 +129,7 @@ export class SchedulerService {
       }
       return due;
     });
-    for (const learnerId of candidates) if (!this.jobs.has(learnerId) || this.jobs.get(learnerId)!.state === 'failed') this.enqueue(learnerId);
+    for (const learnerId of candidates) if (!this.jobs.has(learnerId) || this.jobs.get(learnerId)!.state === 'failed') this.enqueue(learnerId, true);
     return candidates;
   }
 
@@ -158,27 +178,62 @@ export class SchedulerService {
     await this.idle();
   }
 
-  private enqueue(learnerId: string): void {
+  private enqueue(learnerId: string, automatic: boolean): void {
     if (this.closed) return;
     this.jobs.set(learnerId, { state: 'queued', progress: null });
-    this.queue.push(learnerId);
+    this.queue.push({ learnerId, automatic });
     this.pump();
+  }
+
+  /**
+   * Runs the job under the learner's claim; 'elsewhere' when another instance holds it or has
+   * just served it. With shared claims, what was due when queued is read again once claimed:
+   * another instance may have stored a run in between (a sweep of its own, the same request).
+   */
+  private async runClaimed(job: QueuedJob, signal: AbortSignal): Promise<OptimizeLearnerOutcome | 'elsewhere'> {
+    const { learnerId } = job;
+    const claims = this.deps.claims ?? localJobClaims;
+    if (!(await claims.claim(learnerId, 'optimize'))) return 'elsewhere';
+    try {
+      if (claims.shared && (await this.servedAlready(job))) return 'elsewhere';
+      return await optimizeLearner(this.deps, learnerId, {
+        minimumReviews: this.policy.manualMinimumReviews,
+        signal,
+        onProgress: (completed, total) => this.jobs.set(learnerId, { state: 'running', progress: total > 0 ? Math.min(1, completed / total) : null }),
+      });
+    } finally {
+      await claims.release(learnerId, 'optimize').catch((error: unknown) => this.deps.logger.warn({ err: error, learnerId }, 'could not release an optimisation claim'));
+    }
+  }
+
+  /**
+   * Whether a stored run already serves the job: for the sweep, the run is no longer due; for a
+   * request, the newest run was fitted on every review there is (a fit on the same reviews
+   * finds the same parameters, so a second one would change nothing).
+   */
+  private async servedAlready(job: QueuedJob): Promise<boolean> {
+    const { reviewCount, last } = await this.deps.storage.read(async (reader) => ({
+      reviewCount: await reader.scheduler.reviewCount(job.learnerId),
+      last: (await reader.scheduler.listRuns(job.learnerId, 1))[0] ?? null,
+    }));
+    if (job.automatic) return !automaticRunDue(reviewCount, last, this.deps.clock.now(), this.policy);
+    return last !== null && last.reviewCount >= reviewCount;
   }
 
   /** One fit at a time: the machine's cores serve turns first. */
   private pump(): void {
     if (this.running || this.closed) return;
-    const learnerId = this.queue.shift();
-    if (!learnerId) return;
+    const job = this.queue.shift();
+    if (!job) return;
+    const { learnerId } = job;
     const controller = new AbortController();
     this.jobs.set(learnerId, { state: 'running', progress: 0 });
-    const done = optimizeLearner(this.deps, learnerId, {
-      minimumReviews: this.policy.manualMinimumReviews,
-      signal: controller.signal,
-      onProgress: (completed, total) => this.jobs.set(learnerId, { state: 'running', progress: total > 0 ? Math.min(1, completed / total) : null }),
-    })
+    const done = this.runClaimed(job, controller.signal)
       .then((outcome) => {
-        if (outcome.ok) {
+        if (outcome === 'elsewhere') {
+          // Another instance runs it or has just stored its run: the learner's status reads that run.
+          this.jobs.delete(learnerId);
+        } else if (outcome.ok) {
           this.jobs.delete(learnerId);
           this.deps.logger.info({ learnerId, kept: outcome.run.kept, metrics: outcome.run.metrics, previous: outcome.run.previousMetrics, rescheduled: outcome.rescheduledCards, ms: outcome.run.durationMs }, 'scheduler parameters optimised');
         } else {

@@ -11,12 +11,12 @@ import type { TokenService } from '../auth/tokens';
 import { retryHint, type LearnerLimits } from '../core/limits/learner-limits';
 import { budgetRefusalMessage, refusedOperationNotes, type ModelBudget } from '../core/limits/model-budget';
 import type { Logger } from '../core/ports';
-import type { SessionHub } from '../core/session/session-hub';
+import type { SessionRooms } from '../core/fleet/session-rooms';
 import type { Storage } from '../core/storage/storage';
 import { readUpgradeTarget, rejectInvalidUpgrade } from './upgrade';
 
 export interface SocketServerOptions {
-  hub: SessionHub;
+  hub: SessionRooms;
   storage: Storage;
   tokens: TokenService;
   logger: Logger;
@@ -35,6 +35,8 @@ export class SocketServer {
   private readonly server: WebSocketServer;
   /** Open sockets by the learner whose token opened them, so a revocation can close them. */
   private readonly byLearner = new Map<string, Set<WebSocket>>();
+  /** The token each open socket was opened with, checked again by `closeRevoked`. */
+  private readonly tokenOf = new WeakMap<WebSocket, string>();
 
   constructor(private readonly options: SocketServerOptions) {
     // ws itself closes with 1009 above maxPayload; leave headroom so frames a little over
@@ -73,7 +75,7 @@ export class SocketServer {
 
     const learnerId = await tokens.verify(token);
     if (!learnerId) return ws.close(CloseCodes.unauthorized, 'Invalid or missing token');
-    this.track(learnerId, ws);
+    this.track(learnerId, ws, token ?? '');
     const session = await storage.read((reader) => reader.sessions.get(sessionId));
     if (!session) return ws.close(CloseCodes.notFound, 'Session not found');
     if (session.learnerId !== learnerId) return ws.close(CloseCodes.forbidden, 'Not your session');
@@ -95,7 +97,7 @@ export class SocketServer {
     };
 
     const processFrame = async (data: RawData, isBinary: boolean): Promise<void> => {
-      const frameBudget = limits.takeFrame(learnerId);
+      const frameBudget = await limits.takeFrame(learnerId);
       if (!frameBudget.ok) {
         const { limit, windowMs } = limits.options.frames;
         return refuse('frames', `Too many messages: at most ${limit} per ${windowMs / 1000} seconds across all your connections. ${retryHint(frameBudget.retryAfterMs)}`);
@@ -184,7 +186,24 @@ export class SocketServer {
     return open.length;
   }
 
-  private track(learnerId: string, ws: WebSocket): void {
+  /**
+   * Closes every open socket whose token no longer verifies, as `closeLearner` does: after a
+   * revocation announced while this instance was not listening (SPEC §11). Returns how many.
+   */
+  async closeRevoked(): Promise<number> {
+    let closed = 0;
+    for (const open of [...this.byLearner.values()]) {
+      for (const ws of [...open]) {
+        if (await this.options.tokens.verify(this.tokenOf.get(ws))) continue;
+        ws.close(CloseCodes.unauthorized, 'Signed out: sign in again');
+        closed += 1;
+      }
+    }
+    return closed;
+  }
+
+  private track(learnerId: string, ws: WebSocket, token: string): void {
+    this.tokenOf.set(ws, token);
     let open = this.byLearner.get(learnerId);
     if (!open) this.byLearner.set(learnerId, (open = new Set()));
     open.add(ws);

@@ -11,6 +11,8 @@ const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..
 export interface ServerProcess {
   child: ChildProcess;
   url: string;
+  /** Everything the process printed so far (stdout and stderr), to explain a failure. */
+  output(): string;
 }
 
 /** Resolves once the server prints its URL; `env` adds to an offline, quiet configuration. */
@@ -29,7 +31,7 @@ export function startServerProcess(dataDir: string, env: Record<string, string> 
       const match = /running at (http:\/\/[^\s]+)/.exec(output);
       if (match) {
         clearTimeout(timer);
-        resolve({ child, url: match[1]! });
+        resolve({ child, url: match[1]!, output: () => output });
       }
     });
     child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));

@@ -1,6 +1,7 @@
 /**
- * Starts the real server (HTTP + ws + SQLite file) on a free loopback port with a
- * temporary data folder, and offers small typed clients for REST and WebSocket.
+ * Starts the real server (HTTP + ws + SQLite file, or a real PostgreSQL with `engine:
+ * 'postgres'`) on a free loopback port with a temporary data folder, and offers small typed
+ * clients for REST and WebSocket.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,7 +11,10 @@ import { parseServerEvent, type AuthResponse, type ClientMessage, type RecallSet
 import { parseConfig } from '../../src/config';
 import type { Clock } from '../../src/core/ports';
 import type { TutorProvider } from '../../src/core/provider';
+import { sessionTypeCatalog } from '../../src/core/session-type-states';
+import { openPostgresStorage } from '../../src/db/postgres/postgres-storage';
 import { startServer, type RunningServer, type ServerOverrides } from '../../src/server';
+import { startPostgresServer, type PostgresServer } from './postgres-server';
 
 export interface TestServer {
   server: RunningServer;
@@ -26,11 +30,60 @@ export interface TestServer {
 
 let userCounter = 0;
 
+/** The storage engines the session, progress and scheduler suites run on (SPEC §11): the embedded default and PostgreSQL. */
+export const testEngines = ['sqlite', 'postgres'] as const;
+export type TestEngine = (typeof testEngines)[number];
+
+/** The test file's PostgreSQL cluster (vitest runs each file in its own module scope) and its migrated template database. */
+let postgres: { cluster: PostgresServer; template: string; databases: number } | undefined;
+
+/**
+ * Starts the test file's throwaway PostgreSQL, once (`beforeAll(startTestPostgres, 120_000)`;
+ * `afterAll(stopTestPostgres)`): one cluster per file keeps the CPU cost sane. The migrations
+ * are applied once to a template, so each server start copies a migrated database instead
+ * of migrating a fresh one.
+ */
+export async function startTestPostgres(): Promise<void> {
+  if (postgres) return;
+  const cluster = await startPostgresServer();
+  try {
+    const url = await cluster.createDatabase('migrated');
+    await (await openPostgresStorage(url, sessionTypeCatalog, { poolSize: 1 })).close();
+  } catch (error) {
+    await cluster.stop();
+    throw error;
+  }
+  postgres = { cluster, template: 'migrated', databases: 0 };
+}
+
+/** Stops the file's PostgreSQL (its servers closed first). */
+export async function stopTestPostgres(): Promise<void> {
+  const running = postgres;
+  postgres = undefined;
+  await running?.cluster.stop();
+}
+
+/** A fresh, migrated database on the file's cluster, for one server start. */
+async function freshPostgresDatabase(): Promise<string> {
+  if (!postgres) throw new Error("engine 'postgres' needs the file's cluster: beforeAll(startTestPostgres, 120_000) and afterAll(stopTestPostgres)");
+  postgres.databases += 1;
+  return postgres.cluster.createDatabase(`server${postgres.databases}`, postgres.template);
+}
+
 export async function startTestServer(
-  options: { provider?: TutorProvider; clock?: Clock; env?: Record<string, string>; dataDir?: string; sessionDeps?: ServerOverrides['sessionDeps'] } = {},
+  options: {
+    provider?: TutorProvider;
+    clock?: Clock;
+    env?: Record<string, string>;
+    dataDir?: string;
+    sessionDeps?: ServerOverrides['sessionDeps'];
+    /** `postgres`: a fresh database on the file's cluster (startTestPostgres) instead of a SQLite file. */
+    engine?: TestEngine;
+  } = {},
 ): Promise<TestServer> {
   const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), 'tutorloop-test-'));
-  const config = parseConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'silent', LLM_PROVIDER: 'offline', WEB_DIST: '', ...options.env });
+  const engineEnv = options.engine === 'postgres' ? { DATABASE_URL: await freshPostgresDatabase() } : {};
+  const config = parseConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'silent', LLM_PROVIDER: 'offline', WEB_DIST: '', ...engineEnv, ...options.env });
   if (!config.ok) throw new Error(config.error);
   const server = await startServer(config.value, {
     ...(options.provider ? { provider: options.provider } : {}),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LearnerLimits, TokenBuckets, retryHint } from './learner-limits';
+import { inMemoryBucketStore, LearnerLimits, TokenBuckets, retryHint } from './learner-limits';
 
 function steppingClock(start = Date.UTC(2026, 0, 1)) {
   let now = start;
@@ -40,16 +40,25 @@ describe('TokenBuckets', () => {
 });
 
 describe('LearnerLimits', () => {
-  it('keeps frames and session creations in separate budgets', () => {
+  it('keeps frames and session creations in separate budgets', async () => {
     const clock = steppingClock();
     const limits = new LearnerLimits({ frames: { limit: 1, windowMs: 10_000 }, sessions: { limit: 2, windowMs: 600_000 } }, clock);
-    expect(limits.takeFrame('a')).toEqual({ ok: true });
-    expect(limits.takeFrame('a')).toEqual({ ok: false, retryAfterMs: 10_000 });
-    expect(limits.takeSessionCreation('a')).toEqual({ ok: true });
-    expect(limits.takeSessionCreation('a')).toEqual({ ok: true });
-    expect(limits.takeSessionCreation('a')).toEqual({ ok: false, retryAfterMs: 300_000 });
+    expect(await limits.takeFrame('a')).toEqual({ ok: true });
+    expect(await limits.takeFrame('a')).toEqual({ ok: false, retryAfterMs: 10_000 });
+    expect(await limits.takeSessionCreation('a')).toEqual({ ok: true });
+    expect(await limits.takeSessionCreation('a')).toEqual({ ok: true });
+    expect(await limits.takeSessionCreation('a')).toEqual({ ok: false, retryAfterMs: 300_000 });
     // Another learner has their own.
-    expect(limits.takeSessionCreation('b')).toEqual({ ok: true });
+    expect(await limits.takeSessionCreation('b')).toEqual({ ok: true });
+  });
+
+  it('counts in the store it is given, so instances sharing one store share the budget', async () => {
+    const clock = steppingClock();
+    const shared = inMemoryBucketStore(clock);
+    const options = { frames: { limit: 2, windowMs: 10_000 }, sessions: { limit: 1, windowMs: 600_000 } };
+    const [one, two] = [new LearnerLimits(options, clock, shared), new LearnerLimits(options, clock, shared)];
+    expect([await one.takeFrame('a'), await two.takeFrame('a'), await one.takeFrame('a')]).toEqual([{ ok: true }, { ok: true }, { ok: false, retryAfterMs: 5000 }]);
+    expect([await two.takeSessionCreation('a'), await one.takeSessionCreation('a')]).toEqual([{ ok: true }, { ok: false, retryAfterMs: 600_000 }]);
   });
 });
 

@@ -10,6 +10,10 @@
  *
  * A bucket holds `limit` tokens and refills at `limit / windowMs`, so a learner may send a
  * burst of `limit` and then `limit` per window on average. Pure: time comes from the clock.
+ *
+ * Where the buckets are counted is a port (`TokenBucketStore`): this process's memory for one
+ * server on SQLite, a table every instance shares on PostgreSQL (SPEC §11:
+ * db/postgres/fleet-learners/), so a learner's budget is the same whichever instance serves them.
  */
 import type { Clock } from '../ports';
 
@@ -26,6 +30,21 @@ export interface LearnerLimitsOptions {
 }
 
 export type LimitVerdict = { ok: true } | { ok: false; retryAfterMs: number };
+
+/**
+ * The port: token buckets counted somewhere — one process's memory, or a database every
+ * instance shares. One bucket per (`name`, `key`); `budget` is that bucket's size and refill.
+ */
+export interface TokenBucketStore {
+  /** Takes one token from bucket `name` of `key`, or says how long until one is available. */
+  take(name: string, key: string, budget: RateBudget): Promise<LimitVerdict>;
+}
+
+/** The wait until a bucket holding `tokens` (fewer than one) has a whole token again. */
+export function retryAfterFor(tokens: number, budget: RateBudget): number {
+  const perMs = budget.limit / budget.windowMs;
+  return Math.max(1, Math.ceil((1 - tokens) / perMs));
+}
 
 interface Bucket {
   tokens: number;
@@ -51,8 +70,7 @@ export class TokenBuckets {
       bucket.tokens -= 1;
       return { ok: true };
     }
-    const perMs = this.budget.limit / this.budget.windowMs;
-    return { ok: false, retryAfterMs: Math.max(1, Math.ceil((1 - bucket.tokens) / perMs)) };
+    return { ok: false, retryAfterMs: retryAfterFor(bucket.tokens, this.budget) };
   }
 
   /** Keys currently tracked (for tests and diagnostics). */
@@ -85,27 +103,34 @@ export class TokenBuckets {
   }
 }
 
+/** Buckets in this process's memory (one server: the SQLite deployment). A name keeps the budget it was first used with. */
+export function inMemoryBucketStore(clock: Clock): TokenBucketStore {
+  const byName = new Map<string, TokenBuckets>();
+  return {
+    take(name, key, budget) {
+      let buckets = byName.get(name);
+      if (!buckets) byName.set(name, (buckets = new TokenBuckets(budget, clock)));
+      return Promise.resolve(buckets.take(key));
+    },
+  };
+}
+
 /** The per-learner frame and session-creation budgets (the WebSocket adapter and the sessions route). */
 export class LearnerLimits {
-  private readonly frames: TokenBuckets;
-  private readonly sessions: TokenBuckets;
-
   constructor(
     readonly options: LearnerLimitsOptions,
     clock: Clock,
-  ) {
-    this.frames = new TokenBuckets(options.frames, clock);
-    this.sessions = new TokenBuckets(options.sessions, clock);
-  }
+    private readonly store: TokenBucketStore = inMemoryBucketStore(clock),
+  ) {}
 
   /** One WebSocket frame from this learner. */
-  takeFrame(learnerId: string): LimitVerdict {
-    return this.frames.take(learnerId);
+  takeFrame(learnerId: string): Promise<LimitVerdict> {
+    return this.store.take('frames', learnerId, this.options.frames);
   }
 
   /** One session created by this learner. */
-  takeSessionCreation(learnerId: string): LimitVerdict {
-    return this.sessions.take(learnerId);
+  takeSessionCreation(learnerId: string): Promise<LimitVerdict> {
+    return this.store.take('sessions', learnerId, this.options.sessions);
   }
 }
 

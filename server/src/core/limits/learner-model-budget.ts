@@ -3,11 +3,12 @@
  * operations per learner (`TURN_RATE_LIMIT` per minute: a burst of that many, then one every
  * 60/N s) and the daily token budget read from `llm_calls` (daily-token-budget.ts). Every
  * operation costs one from the bucket; the daily budget is checked first, so an operation it
- * refuses costs nothing from the bucket.
+ * refuses costs nothing from the bucket. The bucket is counted in a `TokenBucketStore`: memory
+ * by default, a table every instance shares on PostgreSQL (SPEC §11).
  */
 import type { Clock } from '../ports';
 import { DailyTokenBudget, type TokensUsedSince } from './daily-token-budget';
-import { TokenBuckets, type RateBudget } from './learner-limits';
+import { inMemoryBucketStore, type RateBudget, type TokenBucketStore } from './learner-limits';
 import type { ModelBudget, ModelBudgetVerdict, ModelOperation } from './model-budget';
 
 export interface LearnerModelBudgetOptions {
@@ -20,14 +21,14 @@ export interface LearnerModelBudgetOptions {
 }
 
 export class LearnerModelBudget implements ModelBudget {
-  private readonly operations: TokenBuckets;
+  private readonly buckets: TokenBucketStore;
   private readonly daily: DailyTokenBudget;
 
   constructor(
     readonly options: LearnerModelBudgetOptions,
-    dependencies: { clock: Clock; tokensUsedSince: TokensUsedSince },
+    dependencies: { clock: Clock; tokensUsedSince: TokensUsedSince; buckets?: TokenBucketStore },
   ) {
-    this.operations = new TokenBuckets(options.operations, dependencies.clock);
+    this.buckets = dependencies.buckets ?? inMemoryBucketStore(dependencies.clock);
     this.daily = new DailyTokenBudget({ limit: options.dailyTokens, cacheMs: options.usageCacheMs ?? 5000 }, dependencies.tokensUsedSince, dependencies.clock);
   }
 
@@ -42,7 +43,7 @@ export class LearnerModelBudget implements ModelBudget {
         reason: `Your daily model budget of ${this.options.dailyTokens.toLocaleString('en-US')} tokens is used up (it renews at 00:00 UTC)`,
       };
     }
-    const rate = this.operations.take(learnerId);
+    const rate = await this.buckets.take('model_operations', learnerId, this.options.operations);
     if (!rate.ok) {
       const { limit, windowMs } = this.options.operations;
       return { ok: false, retryAfterMs: rate.retryAfterMs, budget: 'operations', reason: `Too many turns: at most ${limit} per ${windowMs / 1000} seconds across all your sessions` };

@@ -12,6 +12,7 @@ import type { Clock, Logger } from '../ports';
 import type { SessionSnapshot } from '../storage/session-snapshot';
 import type { SessionUpdate, StoredSession } from '../storage/sessions';
 import type { Storage, StorageTx } from '../storage/storage';
+import { isStorageError } from '../storage/storage-error';
 import type { ChatOutcome } from './inbox';
 import { buildHistory, isEnded } from './session-view';
 
@@ -70,6 +71,16 @@ export interface SessionEnding {
   closing?: (tx: StorageTx, session: StoredSession, now: Date) => Promise<Omit<SessionUpdate, 'status' | 'endReason' | 'endedAt'> | void>;
 }
 
+/**
+ * Runs a room's work under the session's lease when several instances serve it (SPEC §11,
+ * db/postgres/fleet): every transaction `run` starts checks the lease; one refused
+ * (`fenced` StorageError) means another instance runs the session now, and `lost` is told.
+ */
+export interface RoomFence {
+  run<T>(work: () => Promise<T>): Promise<T>;
+  lost(): void;
+}
+
 /** The reply being streamed, for a listener attaching mid-reply. */
 export interface InFlightReply {
   messageId: string;
@@ -86,6 +97,8 @@ export abstract class RoomBase<Deps extends RoomBaseDeps = RoomBaseDeps> {
   private abandonTimer: NodeJS.Timeout | null = null;
   /** Counts this room's commits, so a read that raced one can tell and read again. */
   private commits = 0;
+  /** Set by a fleet's hub only; a single instance runs unfenced. */
+  private fence: RoomFence | null = null;
 
   constructor(
     readonly sessionId: string,
@@ -143,9 +156,11 @@ export abstract class RoomBase<Deps extends RoomBaseDeps = RoomBaseDeps> {
   handle(message: ClientMessage, reply: SessionListener): Promise<void> {
     const { frames } = this;
     switch (message.type) {
-      case 'chat':
-        if (typeof frames.chat === 'string') return this.refuse(reply, 'invalid_payload', frames.chat);
-        return frames.chat(message.payload.message, message.payload.clientMessageId ?? null, reply);
+      case 'chat': {
+        const take = frames.chat;
+        if (typeof take === 'string') return this.refuse(reply, 'invalid_payload', take);
+        return this.fenced(() => take(message.payload.message, message.payload.clientMessageId ?? null, reply));
+      }
       case 'widget_response': {
         const take = frames.widgets;
         if (typeof take === 'string') return this.refuse(reply, 'widget_not_pending', take);
@@ -252,6 +267,11 @@ export abstract class RoomBase<Deps extends RoomBaseDeps = RoomBaseDeps> {
     if (terminate) this.terminators.set(listener, terminate);
   }
 
+  /** Fences every write of this room from now on (a fleet's hub, right after opening it). */
+  useFence(fence: RoomFence): void {
+    this.fence = fence;
+  }
+
   /** Marks that this room committed a change (call right after the transaction resolves). */
   protected noteCommit(): void {
     this.commits += 1;
@@ -272,7 +292,13 @@ export abstract class RoomBase<Deps extends RoomBaseDeps = RoomBaseDeps> {
   /** Runs `operation` after everything queued before it; a failure is logged and reported. */
   protected enqueue(operation: () => Promise<void>): Promise<void> {
     this.pendingOperations += 1;
-    const run = this.queue.then(operation).catch((error: unknown) => {
+    const run = this.queue.then(() => this.fenced(operation)).catch((error: unknown) => {
+      // Another instance runs the session now and tells its listeners itself: stop quietly.
+      if (this.fence && isStorageError(error, 'fenced')) {
+        this.deps.logger.info({ sessionId: this.sessionId }, 'the session lease was lost; this room stops');
+        this.fence.lost();
+        return;
+      }
       this.deps.logger.error({ err: error, sessionId: this.sessionId }, 'session operation failed');
       this.broadcast({ type: 'error', payload: { code: 'internal', message: 'Something went wrong on our side; your message is saved — try again.' } });
     });
@@ -281,6 +307,10 @@ export abstract class RoomBase<Deps extends RoomBaseDeps = RoomBaseDeps> {
       if (this.idle) this.onIdle();
     });
     return this.queue;
+  }
+
+  private fenced(work: () => Promise<void>): Promise<void> {
+    return this.fence ? this.fence.run(work) : work();
   }
 
   protected broadcast(event: ServerEvent): void {

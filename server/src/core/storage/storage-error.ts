@@ -27,6 +27,16 @@ export const StorageErrorCodes = {
   readOnly: 'read_only',
   /** The storage was closed. */
   closed: 'closed',
+  /**
+   * The write was made for a session whose lease this instance no longer holds (several
+   * instances, SPEC §11): another instance runs the session now, so nothing was written.
+   */
+  fenced: 'fenced',
+  /**
+   * Text the engine cannot store as given (PostgreSQL refuses U+0000 in text and jsonb; SQLite
+   * stores it): the caller's input, to refuse with the message, not a damaged store.
+   */
+  unstorableText: 'unstorable_text',
 } as const;
 export type StorageErrorCode = (typeof StorageErrorCodes)[keyof typeof StorageErrorCodes];
 

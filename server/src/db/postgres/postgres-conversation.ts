@@ -13,6 +13,15 @@ import type { PostgresDatabase } from './postgres-database';
 import { lockSession } from './postgres-repositories';
 import { abilityEstimates, assessmentItems, llmCalls, messages, pendingActions, responses } from './schema';
 
+/**
+ * The text without U+0000: PostgreSQL text cannot hold the NUL character (SQLSTATE 22021),
+ * which SQLite stores. A learner's message keeps every other character and is answered, rather
+ * than failing as a whole over an invisible control character.
+ */
+function withoutNul(text: string): string {
+  return text.includes('\u0000') ? text.replaceAll('\u0000', '') : text;
+}
+
 export function postgresMessages(database: PostgresDatabase): MessageRepository {
   // The current conversation leaves out replies superseded by a retry (SPEC §5).
   const of = (sessionId: string, includeSuperseded: boolean | undefined): SQL | undefined =>
@@ -56,7 +65,7 @@ export function postgresMessages(database: PostgresDatabase): MessageRepository 
           sessionId: message.sessionId,
           seq: Number(next!.seq),
           role: message.role,
-          content: message.content,
+          content: withoutNul(message.content),
           toolCall: message.toolCall,
           toolCallId: message.toolCallId ?? null,
           widgetAnswer: message.widgetAnswer,

@@ -4,16 +4,15 @@
  * applied at start under an advisory lock so that instances starting together on one
  * database do not race to create the same tables.
  */
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
+import { serverPaths } from '../../paths';
 
 /** Drizzle on one pooled client: what the repositories of one unit of work run their statements on. */
 export type PostgresDatabase = NodePgDatabase;
 
-const migrationsFolder = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../drizzle-postgres');
+const migrationsFolder = serverPaths.postgresMigrations;
 
 /**
  * The advisory lock the migrations run under, in the two-integer key space (which never meets

@@ -12,6 +12,11 @@
  * - a unit that calls `transaction` or `read` again is refused (`nested_transaction`), as on
  *   SQLite: it would hold one client while waiting for another, and could wait on its own locks.
  *
+ * Fencing (several instances, SPEC §11): a transaction started inside `runFenced(lease, …)`
+ * first checks, in the same transaction, that the lease is still this instance's at that epoch
+ * (`FOR SHARE`, so a takeover waits for a commit in progress); if it is not, nothing is written
+ * and the transaction fails with `fenced`. An instance paused past its lease cannot write.
+ *
  * Driver errors become StorageErrors: SQLSTATE 23505 (unique violation) → `conflict`, 23503
  * (foreign key violation) → `missing_reference`.
  */
@@ -29,10 +34,16 @@ import { postgresCards, postgresChecklists, postgresLearners, postgresRecallSets
 import { postgresScheduler } from './postgres-scheduler';
 
 /** SQLSTATEs that stand for a StorageError code (PostgreSQL, appendix A "Error codes"). */
-const sqlStates: Record<string, 'conflict' | 'missing_reference'> = {
+const sqlStates: Record<string, 'conflict' | 'missing_reference' | 'unstorable_text'> = {
   '23505': 'conflict',
   '23503': 'missing_reference',
+  // Text and jsonb cannot hold U+0000, which SQLite stores: refused as bad input, not a crash.
+  '22021': 'unstorable_text',
+  '22P05': 'unstorable_text',
 };
+
+/** What a refused NUL character is called, in words a learner can act on. */
+const nulMessage = 'Text cannot contain the NUL character (U+0000); remove it and try again.';
 
 /** The StorageError a node-postgres (or drizzle-wrapped) error stands for; other errors pass unchanged. */
 export function toPostgresStorageError(error: unknown): unknown {
@@ -40,9 +51,16 @@ export function toPostgresStorageError(error: unknown): unknown {
   for (let cause: unknown = error; cause instanceof Error; cause = cause.cause) {
     const code = (cause as { code?: unknown }).code;
     const mapped = typeof code === 'string' ? sqlStates[code] : undefined;
-    if (mapped) return new StorageError(mapped, cause.message, { cause: error });
+    if (mapped) return new StorageError(mapped, mapped === 'unstorable_text' ? nulMessage : cause.message, { cause: error });
   }
   return error;
+}
+
+/** The lease a room's writes are made under (db/postgres/fleet). */
+export interface LeaseFence {
+  sessionId: string;
+  owner: string;
+  epoch: number;
 }
 
 function translatingErrors(repositories: StorageRepositories): StorageRepositories {
@@ -88,6 +106,8 @@ export class PostgresStorage implements Storage {
   private readonly unitScope = new AsyncLocalStorage<{ open: boolean }>();
   /** Units started and not yet ended, which `close` waits for. */
   private readonly running = new Set<Promise<unknown>>();
+  /** The lease the transactions of the async flow in progress are fenced by, if any. */
+  private readonly fenceScope = new AsyncLocalStorage<LeaseFence>();
   private closed = false;
 
   /** Takes the pool over: `close` ends it. `sessionTypes`: the registry's catalog (core/session-type-states.ts). */
@@ -96,9 +116,19 @@ export class PostgresStorage implements Storage {
     private readonly sessionTypes: SessionTypeCatalog,
   ) {}
 
+  /** Runs `work` with every transaction it starts fenced by `fence` (see the file's comment). */
+  runFenced<T>(fence: LeaseFence, work: () => Promise<T>): Promise<T> {
+    return this.fenceScope.run(fence, work);
+  }
+
   transaction<T>(work: (tx: StorageTx) => Promise<T>): Promise<T> {
+    const fence = this.fenceScope.getStore();
     return this.unit(async (client) => {
       await client.query('BEGIN');
+      if (fence) {
+        const held = await client.query('SELECT 1 FROM session_leases WHERE session_id = $1 AND owner = $2 AND epoch = $3 FOR SHARE', [fence.sessionId, fence.owner, fence.epoch]);
+        if (held.rowCount === 0) throw new StorageError('fenced', `this instance no longer holds session ${fence.sessionId} (epoch ${fence.epoch}): another instance runs it now`);
+      }
       const unit = new StorageUnit(postgresRepositories(onClient(client), this.sessionTypes), 'write', this.sessionTypes);
       return runTransaction(unit, work, {
         commit: async () => {

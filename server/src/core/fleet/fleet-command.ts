@@ -1,0 +1,37 @@
+/**
+ * What an instance asks of the instance that runs a session (SPEC §11): a listener attaches
+ * or leaves, a socket's frame, an HTTP step, a close. Stored as JSON in `session_commands`
+ * when the owner is another instance, so it is parsed back with a schema there.
+ */
+import { parseClientMessage, type ClientMessage } from '@tutorloop/shared';
+import { z } from 'zod';
+
+export type FleetCommand =
+  | { kind: 'attach'; target: string }
+  | { kind: 'detach'; target: string }
+  | { kind: 'frame'; target: string; frame: ClientMessage }
+  | { kind: 'step'; target: string; frame: ClientMessage }
+  | { kind: 'close'; target: string };
+
+const StoredCommand = z.discriminatedUnion('kind', [
+  z.object({ kind: z.enum(['attach', 'detach', 'close']) }),
+  z.object({ kind: z.enum(['frame', 'step']), frame: z.unknown() }),
+]);
+
+/** The JSON stored for `command` (its target has a column of its own). */
+export function storedCommand(command: FleetCommand): unknown {
+  return 'frame' in command ? { kind: command.kind, frame: command.frame } : { kind: command.kind };
+}
+
+/** A stored command read back, or an error naming what is wrong with it. */
+export function parseStoredCommand(target: string, stored: unknown): { ok: true; value: FleetCommand } | { ok: false; error: string } {
+  const parsed = StoredCommand.safeParse(stored);
+  if (!parsed.success) return { ok: false, error: `not a command: ${parsed.error.message}` };
+  const value = parsed.data;
+  if (value.kind === 'frame' || value.kind === 'step') {
+    const frame = parseClientMessage(JSON.stringify(value.frame));
+    if (!frame.ok) return { ok: false, error: `the command's frame is not a client message: ${frame.error.message}` };
+    return { ok: true, value: { kind: value.kind, target, frame: frame.value } };
+  }
+  return { ok: true, value: { kind: value.kind, target } };
+}

@@ -1,0 +1,180 @@
+/**
+ * A session this instance runs, holding its lease (SPEC §11): the room, and the one append
+ * chain through which every event of the room reaches the log — broadcasts untargeted, the
+ * opening events of an attach and the replies to a sender targeted at that listener. Events
+ * are buffered for one tick and written in one statement, fenced by the lease epoch; writes are
+ * awaited in order, so a session's ids follow the order the room emitted its events.
+ */
+import type { ServerEvent } from '@tutorloop/shared';
+import type { FleetCommand } from '../../../core/fleet/fleet-command';
+import type { FleetEvent, LoggedEvent } from '../../../core/fleet/event-router';
+import type { Logger } from '../../../core/ports';
+import type { RoomBase, SessionListener } from '../../../core/session/room-base';
+import { isStorageError } from '../../../core/storage/storage-error';
+import type { FleetStore } from './fleet-store';
+
+export interface OwnedSessionDeps {
+  store: FleetStore;
+  instanceId: string;
+  logger: Logger;
+  /** The rows this instance just wrote, for its own sockets (no round trip through NOTIFY). */
+  delivered(sessionId: string, rows: LoggedEvent[]): void;
+  /** The session is no longer this instance's (released, or the lease was lost). */
+  dropped(owned: OwnedSession): void;
+}
+
+export class OwnedSession {
+  private buffer: Array<{ target: string | null; event: FleetEvent }> = [];
+  private flushing = false;
+  private chain: Promise<void> = Promise.resolve();
+  /** True while the room's broadcasts go to the log (someone listens somewhere). */
+  private listening = false;
+  private gone = false;
+  private readonly broadcastToLog: SessionListener = (event) => this.append(null, event);
+
+  constructor(
+    readonly sessionId: string,
+    readonly epoch: number,
+    readonly room: RoomBase,
+    private readonly deps: OwnedSessionDeps,
+  ) {}
+
+  get active(): boolean {
+    return !this.gone;
+  }
+
+  /** Runs one command. Attach is awaited (its opening events come before what follows); a frame's work is not. */
+  async run(command: FleetCommand): Promise<void> {
+    if (this.gone) return;
+    const { room } = this;
+    const reply: SessionListener = (event) => this.append(command.target, event);
+    switch (command.kind) {
+      case 'attach': {
+        this.listen(true);
+        // Until the marker, this listener also gets what the room broadcasts, as targeted copies:
+        // the socket's relay takes untargeted events only after the marker, so nothing is lost between.
+        await room.attach(reply);
+        room.detach(reply);
+        this.append(command.target, { type: '_attached' });
+        return;
+      }
+      case 'detach':
+        await this.checkListeners();
+        return;
+      case 'frame':
+        room.handle(command.frame, reply).catch((error: unknown) => this.failed(error, reply));
+        return;
+      case 'step':
+        room.subscribe(reply);
+        room.resume();
+        room
+          .handle(command.frame, reply)
+          .then(() => room.settled())
+          .catch((error: unknown) => this.failed(error, reply))
+          .finally(() => {
+            room.detach(reply);
+            this.append(command.target, { type: '_settled' });
+            this.releaseIfIdle();
+          });
+        return;
+      case 'close':
+        room.close();
+        return;
+      default: {
+        const unreachable: never = command;
+        throw new Error(`unknown command ${JSON.stringify(unreachable)}`);
+      }
+    }
+  }
+
+  /** Listens to the room while someone listens to the session anywhere; else lets its grace period run. */
+  async checkListeners(options: { release: boolean } = { release: true }): Promise<void> {
+    if (this.gone) return;
+    this.listen(await this.deps.store.listened(this.sessionId));
+    if (options.release) this.releaseIfIdle();
+  }
+
+  /**
+   * After a takeover: what the previous owner had not logged yet (it died or stalled) never
+   * reaches the sockets, so every socket gets the opening events again — state, history, and
+   * the text in flight — as broadcasts, rather than a gap.
+   */
+  async resync(): Promise<void> {
+    if (this.gone || !this.listening) return;
+    await this.room.attach(this.broadcastToLog);
+  }
+
+  /** The room became idle (its queue settled, nobody listens): give the lease back. */
+  releaseIfIdle(): void {
+    if (this.gone || !this.room.idle) return;
+    this.gone = true;
+    this.deps.dropped(this);
+    void this.drained()
+      .then(() => this.deps.store.release(this.sessionId, this.deps.instanceId, this.epoch))
+      .catch((error: unknown) => this.deps.logger.warn({ err: error, sessionId: this.sessionId }, 'could not release a session lease; it expires'));
+  }
+
+  /** The lease is lost: stop the room quietly; the new owner tells the listeners. */
+  lost(): void {
+    if (this.gone) return;
+    this.gone = true;
+    this.deps.logger.info({ sessionId: this.sessionId, epoch: this.epoch }, 'session lease lost; the room stops here');
+    this.room.close();
+    this.deps.dropped(this);
+  }
+
+  /** Stops the room (shutdown), waits for it and its events, then releases the lease. */
+  async close(): Promise<void> {
+    this.room.close();
+    await this.room.settled();
+    await this.drained();
+    if (this.gone) return;
+    this.gone = true;
+    this.deps.dropped(this);
+    await this.deps.store.release(this.sessionId, this.deps.instanceId, this.epoch).catch(() => undefined);
+  }
+
+  /** Writes what is buffered and waits for every write so far. */
+  async drained(): Promise<void> {
+    this.flush();
+    await this.chain;
+  }
+
+  append(target: string | null, event: FleetEvent): void {
+    this.buffer.push({ target, event });
+    if (this.flushing) return;
+    this.flushing = true;
+    setImmediate(() => this.flush());
+  }
+
+  private listen(on: boolean): void {
+    if (on === this.listening) return;
+    this.listening = on;
+    if (on) this.room.subscribe(this.broadcastToLog);
+    // The room's own grace period starts if work is running (RoomBase.detach).
+    else this.room.detach(this.broadcastToLog);
+  }
+
+  private flush(): void {
+    this.flushing = false;
+    const batch = this.buffer;
+    if (batch.length === 0) return;
+    this.buffer = [];
+    this.chain = this.chain.then(async () => {
+      try {
+        const rows = await this.deps.store.append(this.sessionId, { owner: this.deps.instanceId, epoch: this.epoch }, batch);
+        if (rows) this.deps.delivered(this.sessionId, rows);
+        else this.lost();
+      } catch (error) {
+        this.deps.logger.error({ err: error, sessionId: this.sessionId }, 'could not log session events');
+      }
+    });
+  }
+
+  private failed(error: unknown, reply: SessionListener): void {
+    if (isStorageError(error, 'fenced')) return this.lost();
+    this.deps.logger.error({ err: error, sessionId: this.sessionId }, 'handling a frame failed');
+    const event: ServerEvent = { type: 'error', payload: { code: 'internal', message: 'Something went wrong on our side; the session is intact — try again.' } };
+    reply(event);
+  }
+}
