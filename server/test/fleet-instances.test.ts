@@ -195,6 +195,51 @@ describe('a takeover', () => {
   }, 60_000);
 });
 
+describe('a command taken by an owner that lost the session before running it', () => {
+  it('is run by the new owner exactly once; a chat without a clientMessageId is dropped rather than risk storing it twice', async () => {
+    const [a, b] = [await start(), await start()];
+    const { token, sessionId, socket: onA } = await openSession(a);
+    const onB = await b.connect(sessionId, token);
+    await onB.waitFor('history');
+    const [fromA, fromB] = [onA.events.length, onB.events.length];
+    // As if an owner took two frames of B's socket and froze past its lease before running them
+    // (the row a taker leaves until the command ran): the lease expired, and is not A's any more.
+    const [stalled] = await query<{ epoch: string }>("UPDATE session_leases SET owner = 'stalled', epoch = epoch + 1, expires_at = now() - interval '1 second' WHERE session_id = $1 RETURNING epoch", [sessionId]);
+    const taken = (frame: unknown) =>
+      query("INSERT INTO session_commands (session_id, target, frame, taken_by, taken_epoch) VALUES ($1, 'a-socket-of-b', $2::jsonb, 'stalled', $3)", [sessionId, JSON.stringify({ kind: 'frame', frame }), stalled?.epoch]);
+    await taken({ type: 'chat', payload: { message: 'the nucleus holds DNA' } });
+    await taken({ type: 'chat', payload: { message: 'mitochondria make ATP', clientMessageId: 'taken-then-lost' } });
+
+    for (const [socket, from] of [[onA, fromA], [onB, fromB]] as const) {
+      await socket.waitFor('state_update', { from, timeoutMs: 15_000, where: (event) => event.payload.state.recalledCount === 1 });
+      await socket.waitFor('assistant', { from, where: (event) => event.payload.message === 'Tutor reply for turn 1.' });
+    }
+    // The new owner takes commands again: the one it ran is not among them.
+    onB.send({ type: 'chat', payload: { message: 'ribosomes build proteins', clientMessageId: 'after' } });
+    for (const [socket, from] of [[onA, fromA], [onB, fromB]] as const) {
+      await socket.waitFor('assistant', { from, where: (event) => event.payload.message === 'Tutor reply for turn 2.' });
+      expect(assistants(socket.events.slice(from))).toEqual(['Tutor reply for turn 1.', 'Tutor reply for turn 2.']);
+    }
+    const stored = await query<{ role: string; content: string }>('SELECT role, content FROM messages WHERE session_id = $1 ORDER BY seq', [sessionId]);
+    expect(stored.map((row) => [row.role, row.content])).toEqual([
+      ['tutor', 'Tutor reply for turn 0.'],
+      ['learner', 'mitochondria make ATP'],
+      ['tutor', 'Tutor reply for turn 1.'],
+      ['learner', 'ribosomes build proteins'],
+      ['tutor', 'Tutor reply for turn 2.'],
+    ]);
+    // Each command is removed once it ran (or was dropped).
+    let left = -1;
+    for (let attempt = 0; attempt < 200 && left !== 0; attempt += 1) {
+      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 50));
+      left = (await query('SELECT 1 FROM session_commands WHERE session_id = $1', [sessionId])).length;
+    }
+    expect(left).toBe(0);
+    onA.close();
+    onB.close();
+  }, 60_000);
+});
+
 describe('fencing', () => {
   it('refuses a commit made under a lease that was taken over, and writes nothing', async () => {
     const storage = await openPostgresStorage(url, sessionTypeCatalog, { poolSize: 2 });

@@ -12,7 +12,8 @@ import { uuidGenerator, type Logger } from '../src/core/ports';
 import { defaultSchedulerSettings } from '../src/core/scheduler/fsrs';
 import { syntheticReviewLog, syntheticTrueWeights } from '../src/core/scheduler/synthetic-log';
 import { writeHistory } from '../src/core/scheduler/write-history';
-import { openFleetLearners, type FleetLearners } from '../src/db/postgres/fleet-learners/fleet-learners';
+import { openFleetLink, type FleetLink } from '../src/db/postgres/fleet/fleet-link';
+import { openFleetLearners } from '../src/db/postgres/fleet-learners/fleet-learners';
 import { createBindingOptimizer } from '../src/scheduler/binding-optimizer';
 import { SchedulerService } from '../src/services/scheduler';
 import { startPostgresServer, type PostgresServer } from './helpers/postgres-server';
@@ -26,7 +27,7 @@ let database: PostgresServer;
 let url = '';
 let one: TestServer;
 let two: TestServer;
-const opened: FleetLearners[] = [];
+const opened: FleetLink[] = [];
 
 beforeAll(async () => {
   database = await startPostgresServer();
@@ -38,7 +39,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  await Promise.all(opened.map((fleet) => fleet.close()));
+  await Promise.all(opened.map((link) => link.close()));
   await Promise.all([one?.close(), two?.close()]);
   await database?.stop();
 }, 60_000);
@@ -148,11 +149,11 @@ describe('a revocation an instance did not hear', () => {
       await tx.learners.update(learnerId, { tokenVersion: learner.tokenVersion + 1 });
     });
     expect(sockets.map((socket) => socket.closeCode)).toEqual([null, null]);
-    // Cut both instances' listening connections: each reconnects and checks its open sockets.
+    // Cut both instances' listening connections (one each, shared by rooms and revocations): each reconnects and checks its open sockets.
     const direct = new pg.Client({ connectionString: url });
     await direct.connect();
     try {
-      const cut = await direct.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'tutorloop-learners'");
+      const cut = await direct.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'tutorloop-fleet'");
       expect(cut.rowCount).toBe(2);
     } finally {
       await direct.end();
@@ -201,8 +202,9 @@ describe("the optimiser across instances", () => {
     // Two instances' schedulers as the servers build them, each with its own claims on the shared table.
     const schedulers = [];
     for (const server of [one, two]) {
-      const fleet = await openFleetLearners(url, { clock, logger: silentLogger });
-      opened.push(fleet);
+      const link = await openFleetLink(url, silentLogger);
+      opened.push(link);
+      const fleet = openFleetLearners(link, { clock, logger: silentLogger });
       schedulers.push(new SchedulerService({ storage: server.server.storage, optimizer: createBindingOptimizer(), clock, ids: uuidGenerator, logger: silentLogger, claims: fleet.claims }));
     }
     const swept = await Promise.all(schedulers.map((scheduler) => scheduler.sweep()));

@@ -35,3 +35,16 @@ export function parseStoredCommand(target: string, stored: unknown): { ok: true;
   }
   return { ok: true, value: { kind: value.kind, target } };
 }
+
+/**
+ * Whether `command` may run again after an owner that took it lost the session before it was
+ * known to have run (SPEC §11; README.md here, "Commands"). Running twice is harmless for every
+ * command but a chat without a clientMessageId: a chat with one is stored once (the inbox
+ * de-duplicates it) and answered once (the durable loop); a widget answer resolves its pending
+ * widget once; attach, detach and close only repeat. A chat without an id may have been stored
+ * already, and nothing tells it from a new one, so it is not run again (at most once).
+ */
+export function safeToRunAgain(command: FleetCommand): boolean {
+  if (command.kind !== 'frame' && command.kind !== 'step') return true;
+  return command.frame.type !== 'chat' || command.frame.payload.clientMessageId !== undefined;
+}

@@ -1,14 +1,14 @@
 /**
  * Per-learner state shared by every instance on one PostgreSQL (SPEC §11): the budget buckets
- * (frames, session creations, model operations) and the optimiser's job claims, on a small
- * pool of their own, their tables made by the migrations (fleet/fleet-schema.ts); and revocations
- * announced to every instance on a LISTEN connection of their own (learner-revocations.ts).
+ * (frames, session creations, model operations) and the optimiser's job claims, on the
+ * instance's fleet pool, their tables made by the migrations (fleet/fleet-schema.ts); and
+ * revocations announced to every instance on its one LISTEN connection (learner-revocations.ts).
+ * The connections are the instance's fleet link (fleet/fleet-link.ts), which the server closes.
  */
 import type { TokenBucketStore } from '../../../core/limits/learner-limits';
 import type { Clock, Logger } from '../../../core/ports';
 import type { JobClaims } from '../../../core/scheduler/job-claims';
-import { PgNotifier } from '../pg-notifier';
-import { openPool } from '../postgres-database';
+import type { FleetLink } from '../fleet/fleet-link';
 import { broadcastRevocations, type FleetConnections, type LocalConnections } from './learner-revocations';
 import { PgJobClaims } from './pg-job-claims';
 import { PgTokenBuckets } from './pg-token-buckets';
@@ -18,33 +18,22 @@ export interface FleetLearners {
   claims: JobClaims;
   /** This instance's sockets, closed on a revocation announced by any instance (call once). */
   revocations(local: LocalConnections): FleetConnections;
-  close(): Promise<void>;
+  /** Stops listening for revocations (the link itself stays open: its owner closes it). */
+  close(): void;
 }
 
-/** Opens the shared per-learner state on the database at `url` (the one the storage uses, migrated by it first). */
-export async function openFleetLearners(url: string, dependencies: { clock: Clock; logger: Logger }): Promise<FleetLearners> {
-  // A frame's budget is one short statement: a few connections serve many sockets.
-  const pool = openPool(url, { max: 4 });
-  let notifier: PgNotifier | undefined;
-  try {
-    notifier = await PgNotifier.open(url, dependencies.logger, { pool, applicationName: 'tutorloop-learners' });
-  } catch (error) {
-    await pool.end();
-    throw error;
-  }
-  const listening = notifier;
+/** The shared per-learner state on the fleet link of the database the storage uses (migrated by it first). */
+export function openFleetLearners(link: FleetLink, dependencies: { clock: Clock; logger: Logger }): FleetLearners {
   let connections: FleetConnections | undefined;
   return {
-    buckets: new PgTokenBuckets(pool, dependencies.clock, dependencies.logger),
-    claims: new PgJobClaims(pool),
+    buckets: new PgTokenBuckets(link.pool, dependencies.clock, dependencies.logger),
+    claims: new PgJobClaims(link.pool),
     revocations(local) {
-      connections ??= broadcastRevocations(listening, local, dependencies.logger);
+      connections ??= broadcastRevocations(link.notifier, local, dependencies.logger);
       return connections;
     },
-    async close() {
+    close() {
       connections?.stop();
-      await listening.close();
-      await pool.end();
     },
   };
 }

@@ -14,12 +14,13 @@
 import type { ClientMessage, HistoryMessage, SessionState, SessionSummary } from '@tutorloop/shared';
 import type { LeaseFence } from '../postgres-storage';
 import { EventRouter, type LoggedEvent } from '../../../core/fleet/event-router';
-import { parseStoredCommand, storedCommand, type FleetCommand } from '../../../core/fleet/fleet-command';
+import { parseStoredCommand, safeToRunAgain, storedCommand, type FleetCommand } from '../../../core/fleet/fleet-command';
 import type { RoomHandle, SessionRooms } from '../../../core/fleet/session-rooms';
 import type { Logger } from '../../../core/ports';
 import type { RoomBase, SessionListener } from '../../../core/session/room-base';
 import type { SessionModules } from '../../../core/session/session-module';
 import type { StoredSession } from '../../../core/storage/sessions';
+import { isStorageError } from '../../../core/storage/storage-error';
 import type { PgNotifier } from '../pg-notifier';
 import { commandsChannel, eventsChannel, type FleetStore } from './fleet-store';
 import { OwnedSession } from './owned-session';
@@ -44,8 +45,6 @@ export interface FleetHubDeps {
   storage: { runFenced<T>(fence: LeaseFence, work: () => Promise<T>): Promise<T> };
   logger: Logger;
   timers?: FleetTimers;
-  /** Closes what the hub runs on (its notifier and pool), after it left the fleet. */
-  dispose?: () => Promise<void>;
 }
 
 /** The listeners of one session on this instance, and where its log was read up to. */
@@ -115,8 +114,8 @@ export class FleetHub implements SessionRooms {
     for (const timer of this.timers) clearInterval(timer);
     for (const stop of this.unlisten) stop();
     await Promise.all([...this.owned.values()].map((owned) => owned.close().catch(() => undefined)));
+    // The notifier and the pool stay open: the server closes them once, after their other users (fleet-link.ts).
     await this.deps.store.leave(this.deps.instanceId).catch(() => undefined);
-    await this.deps.dispose?.();
   }
 
   localOf(sessionId: string): LocalSession | undefined {
@@ -153,7 +152,11 @@ export class FleetHub implements SessionRooms {
   send(session: SessionRef, command: FleetCommand): Promise<void> {
     return this.inOrder(session.id, async () => {
       const running = this.owned.get(session.id);
-      if (running) return running.run(command);
+      // Run here, from this instance's own socket or request: no row, nothing to finish.
+      if (running) {
+        await running.run(command);
+        return;
+      }
       // Closing a room nobody here runs does not start one: its owner, if any, takes the command.
       const taken = command.kind === 'close' ? null : await this.acquire(session);
       if (!taken) return this.deps.store.addCommand(session.id, command.target, storedCommand(command));
@@ -225,16 +228,38 @@ export class FleetHub implements SessionRooms {
     return owned.active ? owned : null;
   }
 
+  /**
+   * Takes the session's queued commands (and, on this ownership's first take, those an owner
+   * that lost the lease had taken and not finished) and runs them in order; each is removed
+   * once it ran, so an owner that dies in between leaves it to the next one.
+   */
   private async takeCommands(sessionId: string): Promise<void> {
     const owned = this.owned.get(sessionId);
     if (!owned) return;
-    for (const { target, command } of await this.deps.store.takeCommands(sessionId)) {
+    const { store, logger } = this.deps;
+    const fence = { owner: this.deps.instanceId, epoch: owned.epoch };
+    const taken = await store.takeCommands(sessionId, fence, { retake: !owned.tookCommands });
+    owned.tookCommands = true;
+    for (const { id, target, command, retaken } of taken) {
+      const finish = () => store.finishCommand(id, fence).catch((error: unknown) => logger.warn({ err: error, sessionId }, 'could not remove a fleet command that ran; a next owner may run it again'));
       const parsed = parseStoredCommand(target, command);
       if (!parsed.ok) {
-        this.deps.logger.warn({ sessionId, error: parsed.error }, 'a fleet command was dropped');
+        logger.warn({ sessionId, error: parsed.error }, 'a fleet command was dropped');
+        void finish();
         continue;
       }
-      await owned.run(parsed.value).catch((error: unknown) => this.deps.logger.error({ err: error, sessionId }, 'a fleet command failed'));
+      if (retaken && !safeToRunAgain(parsed.value)) {
+        logger.warn({ sessionId, kind: parsed.value.kind }, 'a chat without a clientMessageId, taken by an owner that lost the session, was dropped: it may have been stored already');
+        // An HTTP step waits for its marker: it answers with the session's state and no reply.
+        if (parsed.value.kind === 'step') owned.append(target, { type: '_settled' });
+        void finish();
+        continue;
+      }
+      const { finished } = await owned.run(parsed.value).catch((error: unknown) => {
+        logger.error({ err: error, sessionId }, 'a fleet command failed');
+        return { finished: Promise.resolve(!isStorageError(error, 'fenced')) };
+      });
+      void finished.then((ran) => (ran ? finish() : undefined));
     }
   }
 

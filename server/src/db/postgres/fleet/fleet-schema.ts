@@ -48,7 +48,11 @@ export const sessionEvents = pgTable(
   (table) => [index('session_events_session_idx').on(table.sessionId, table.id), index('session_events_created_idx').on(table.createdAt)],
 );
 
-/** Client frames (and attach/detach/step) received by an instance that does not run the session, for its owner to take. */
+/**
+ * Client frames (and attach/detach/step) received by an instance that does not run the session,
+ * for its owner to take. A taken command stays, marked with the lease (owner, epoch) it was taken
+ * under, until it ran: a new owner takes again what an earlier lease took and never finished.
+ */
 export const sessionCommands = pgTable(
   'session_commands',
   {
@@ -57,6 +61,8 @@ export const sessionCommands = pgTable(
     target: text('target').notNull(),
     frame: jsonb('frame').notNull(),
     createdAt: timestamptz('created_at').notNull().defaultNow(),
+    takenBy: text('taken_by'),
+    takenEpoch: bigint('taken_epoch', { mode: 'number' }),
   },
   (table) => [index('session_commands_session_idx').on(table.sessionId, table.id)],
 );

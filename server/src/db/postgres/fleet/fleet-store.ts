@@ -20,6 +20,14 @@ export interface FleetTimings {
   eventRetentionMs: number;
 }
 
+/** A command taken by a session's owner; `retaken`: an earlier lease had taken it and may have run it. */
+export interface TakenCommand {
+  id: number;
+  target: string;
+  command: unknown;
+  retaken: boolean;
+}
+
 export class FleetStore {
   constructor(
     private readonly pool: pg.Pool,
@@ -122,10 +130,31 @@ export class FleetStore {
     );
   }
 
-  /** Takes (and removes) the session's queued commands, in the order they were queued. */
-  async takeCommands(sessionId: string): Promise<Array<{ target: string; command: unknown }>> {
-    const result = await this.pool.query<{ id: string; target: string; frame: unknown }>('DELETE FROM session_commands WHERE session_id = $1 RETURNING id, target, frame', [sessionId]);
-    return result.rows.sort((a, b) => Number(a.id) - Number(b.id)).map((row) => ({ target: row.target, command: row.frame }));
+  /**
+   * Takes the session's queued commands for the lease holder `fence`, in the order they were
+   * queued, marking them taken under its (owner, epoch); they stay until `finishCommand`. With
+   * `retake` (a new holder's first take) it also takes those an earlier lease took and never
+   * finished — their taker lost the lease, so it can no longer commit them — and says so
+   * (`retaken`). Only while `fence` holds the lease (checked in the same statement; FOR SHARE
+   * makes a takeover wait for it), so a stalled former owner takes nothing: else [].
+   */
+  async takeCommands(sessionId: string, fence: { owner: string; epoch: number }, options: { retake: boolean }): Promise<TakenCommand[]> {
+    const result = await this.pool.query<{ id: string; target: string; frame: unknown; retaken: boolean }>(
+      `WITH lease AS (SELECT 1 FROM session_leases WHERE session_id = $1 AND owner = $2 AND epoch = $3 FOR SHARE),
+       queued AS (
+         SELECT id, taken_epoch IS NOT NULL AS retaken FROM session_commands
+         WHERE session_id = $1 AND (taken_epoch IS NULL OR $4) AND EXISTS (SELECT 1 FROM lease)
+         FOR UPDATE)
+       UPDATE session_commands SET taken_by = $2, taken_epoch = $3 FROM queued WHERE session_commands.id = queued.id
+       RETURNING session_commands.id, target, frame, queued.retaken`,
+      [sessionId, fence.owner, fence.epoch, options.retake],
+    );
+    return result.rows.map((row) => ({ id: Number(row.id), target: row.target, command: row.frame, retaken: row.retaken })).sort((a, b) => a.id - b.id);
+  }
+
+  /** Removes a command that ran, unless another lease took it since (its new taker runs it). */
+  async finishCommand(id: number, fence: { owner: string; epoch: number }): Promise<void> {
+    await this.pool.query('DELETE FROM session_commands WHERE id = $1 AND taken_by = $2 AND taken_epoch = $3', [id, fence.owner, fence.epoch]);
   }
 
   async addPresence(listenerId: string, sessionId: string, instanceId: string): Promise<void> {

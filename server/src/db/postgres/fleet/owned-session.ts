@@ -30,6 +30,10 @@ export class OwnedSession {
   /** True while the room's broadcasts go to the log (someone listens somewhere). */
   private listening = false;
   private gone = false;
+  /** Set once a commit was refused or a renewal failed: nothing this room runs from then on commits. */
+  private leaseLost = false;
+  /** False until this ownership first took the session's commands (that take also takes what earlier leases left unfinished). */
+  tookCommands = false;
   private readonly broadcastToLog: SessionListener = (event) => this.append(null, event);
 
   constructor(
@@ -43,11 +47,17 @@ export class OwnedSession {
     return !this.gone;
   }
 
-  /** Runs one command. Attach is awaited (its opening events come before what follows); a frame's work is not. */
-  async run(command: FleetCommand): Promise<void> {
-    if (this.gone) return;
+  /**
+   * Runs one command. Attach is awaited (its opening events come before what follows); a frame's
+   * work is not: `finished` settles once it ran — true, or false when the lease was lost before
+   * its work committed (the command is then left for the next owner to run).
+   */
+  async run(command: FleetCommand): Promise<{ finished: Promise<boolean> }> {
+    if (this.gone) return { finished: Promise.resolve(false) };
     const { room } = this;
     const reply: SessionListener = (event) => this.append(command.target, event);
+    // The room reports a fenced commit of queued work through lost(), not to the caller.
+    const ran = () => !this.leaseLost;
     switch (command.kind) {
       case 'attach': {
         this.listen(true);
@@ -56,30 +66,33 @@ export class OwnedSession {
         await room.attach(reply);
         room.detach(reply);
         this.append(command.target, { type: '_attached' });
-        return;
+        return { finished: this.drained().then(ran) };
       }
       case 'detach':
         await this.checkListeners();
-        return;
+        return { finished: Promise.resolve(true) };
       case 'frame':
-        room.handle(command.frame, reply).catch((error: unknown) => this.failed(error, reply));
-        return;
-      case 'step':
+        return { finished: room.handle(command.frame, reply).then(ran, (error: unknown) => this.failed(error, reply)) };
+      case 'step': {
         room.subscribe(reply);
         room.resume();
-        room
+        const finished = room
           .handle(command.frame, reply)
           .then(() => room.settled())
-          .catch((error: unknown) => this.failed(error, reply))
-          .finally(() => {
+          .then(ran, (error: unknown) => this.failed(error, reply))
+          .then(async (done) => {
             room.detach(reply);
             this.append(command.target, { type: '_settled' });
             this.releaseIfIdle();
+            // Finished once the marker is logged: the HTTP request on the other instance waits for it.
+            await this.drained();
+            return done && ran();
           });
-        return;
+        return { finished };
+      }
       case 'close':
         room.close();
-        return;
+        return { finished: Promise.resolve(true) };
       default: {
         const unreachable: never = command;
         throw new Error(`unknown command ${JSON.stringify(unreachable)}`);
@@ -116,6 +129,7 @@ export class OwnedSession {
 
   /** The lease is lost: stop the room quietly; the new owner tells the listeners. */
   lost(): void {
+    this.leaseLost = true;
     if (this.gone) return;
     this.gone = true;
     this.deps.logger.info({ sessionId: this.sessionId, epoch: this.epoch }, 'session lease lost; the room stops here');
@@ -171,10 +185,15 @@ export class OwnedSession {
     });
   }
 
-  private failed(error: unknown, reply: SessionListener): void {
-    if (isStorageError(error, 'fenced')) return this.lost();
+  /** Reports a frame's failure to its sender; returns whether it counts as run (false: fenced, for the next owner to run). */
+  private failed(error: unknown, reply: SessionListener): boolean {
+    if (isStorageError(error, 'fenced')) {
+      this.lost();
+      return false;
+    }
     this.deps.logger.error({ err: error, sessionId: this.sessionId }, 'handling a frame failed');
     const event: ServerEvent = { type: 'error', payload: { code: 'internal', message: 'Something went wrong on our side; the session is intact — try again.' } };
     reply(event);
+    return true;
   }
 }
