@@ -6,6 +6,10 @@
 //   other package stays external, loaded from node_modules at run time: native and WebAssembly
 //   ones (better-sqlite3, the FSRS binding, pyodide, quickjs-emscripten, pdfjs-dist) must, and
 //   the rest keep the image's production install the single source of dependencies.
+// - Code the server reaches through `await import('./x')` (a model provider with its SDK, the
+//   OpenAPI generator) goes into chunks of its own beside main.js (`splitting`), loaded on that
+//   first call: without them esbuild would hoist the packages those modules import to the top
+//   of main.js, and a fresh server would load every SDK (issue 27: idle memory).
 // - Worker threads and files the code opens with `new URL('./name', import.meta.url)`: written
 //   flat into dist/ under the same name, so the same relative URL finds them from the bundle.
 //   Workers that load TypeScript through tsx (`tsImport('./x.ts', import.meta.url)`) are
@@ -88,7 +92,7 @@ const tsImportPlugin = {
   },
 };
 
-async function bundle(entryPoints, outExtension, outdir) {
+async function bundle(entryPoints, outExtension, outdir, { splitting = false } = {}) {
   const { build } = await import(pathToFileURL(path.join(serverDir, 'node_modules', 'esbuild', 'lib', 'main.js')).href);
   const manifest = JSON.parse(readFileSync(path.join(serverDir, 'package.json'), 'utf8'));
   const external = Object.keys(manifest.dependencies).filter((name) => !name.startsWith('@tutorloop/'));
@@ -102,11 +106,29 @@ async function bundle(entryPoints, outExtension, outdir) {
     external,
     outExtension,
     plugins: [tsImportPlugin],
+    splitting,
     sourcemap: 'linked',
     // A stack trace names the function a learner's failure came from; minifying would lose it for little.
     minify: false,
     logLevel: 'warning',
   });
+}
+
+/**
+ * Rewrites every non-ASCII character left in the bundle's output as a `\uXXXX` escape. esbuild
+ * already escapes them in strings, templates and regular expressions (its default ASCII charset)
+ * but not in the comments it keeps, and one `→` in a comment makes V8 hold the whole file's
+ * source — kept for lazy compilation — as a two-byte string: twice the memory (issue 27).
+ * Only comments are left to change, so the code means the same.
+ */
+function asciiOnly(outDir, copied) {
+  for (const name of readdirSync(outDir)) {
+    if (!/\.m?js$/.test(name) || copied.has(name)) continue;
+    const file = path.join(outDir, name);
+    const text = readFileSync(file, 'utf8');
+    if (/^[\x00-\x7f]*$/.test(text)) continue;
+    writeFileSync(file, text.replace(/[^\x00-\x7f]/g, (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`));
+  }
 }
 
 /** Copies a plain-JavaScript file and the sibling modules it imports, unchanged. */
@@ -133,7 +155,7 @@ export async function buildServer({ force = false, outDir = distDir } = {}) {
   const started = performance.now();
   rmSync(outDir, { recursive: true, force: true });
   mkdirSync(outDir, { recursive: true });
-  await bundle([{ in: path.join(sourceDir, 'main.ts'), out: 'main' }], { '.js': '.js' }, outDir);
+  await bundle([{ in: path.join(sourceDir, 'main.ts'), out: 'main' }], { '.js': '.js' }, outDir, { splitting: true });
   const referenced = referencedFiles();
   const tsxWorkers = [];
   const copied = new Set();
@@ -143,6 +165,7 @@ export async function buildServer({ force = false, outDir = distDir } = {}) {
     else copyWithImports(source, name, outDir, copied);
   }
   if (tsxWorkers.length > 0) await bundle(tsxWorkers, { '.js': '.mjs' }, outDir);
+  asciiOnly(outDir, copied);
   const shown = path.relative(root, outDir);
   for (const name of referenced.keys()) {
     if (!existsSync(path.join(outDir, name))) throw new Error(`${shown}/${name} was not written`);

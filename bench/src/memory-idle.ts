@@ -62,7 +62,8 @@ interface Started {
 }
 
 async function startServer(mode: Mode, provider: ProviderSetup, dataDirectory: string, diagnosticDirectory: string): Promise<Started> {
-  const entry = mode === 'compiled' ? ['--enable-source-maps', 'dist/main.js'] : ['--import', 'tsx', 'src/main.ts'];
+  // As scripts/start.mjs runs it.
+  const entry = mode === 'compiled' ? ['dist/main.js'] : ['--import', 'tsx', 'src/main.ts'];
   const environment: Record<string, string | undefined> = {
     ...process.env,
     PORT: '0',

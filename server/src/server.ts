@@ -20,13 +20,10 @@ import { systemClock, uuidGenerator, type Clock, type Logger } from './core/port
 import type { TutorProvider } from './core/provider';
 import { SessionHub } from './core/session/session-hub';
 import type { SessionRooms } from './core/fleet/session-rooms';
-import { openFleetHub } from './db/postgres/fleet/open-fleet';
 import { createSessionModules, type SessionModulesDeps } from './core/session-modules';
 import { sessionTypeCatalog } from './core/session-type-states';
 import type { Storage } from './core/storage/storage';
 import { openReadOnlyDatabase, type Database } from './db/database';
-import { openFleetLearners } from './db/postgres/fleet-learners/fleet-learners';
-import { openPostgresStorage } from './db/postgres/postgres-storage';
 import { openSqliteStorage } from './db/sqlite-storage';
 import { providerFactories } from './llm/provider-registry';
 import { registerRoutes } from './http/routes';
@@ -85,7 +82,7 @@ const version = (JSON.parse(readFileSync(path.join(repositoryRoot, 'package.json
  * The tutor + evaluator provider the configuration asks for (llm/provider-registry.ts); model calls are recorded in
  * llm_calls through the storage port, with their session's learner, and reported to `budget` (the daily token count).
  */
-export function createProvider(config: Config, storage: Storage, logger: Logger, budget?: Pick<ModelBudget, 'noteUsage'>): TutorProvider {
+export async function createProvider(config: Config, storage: Storage, logger: Logger, budget?: Pick<ModelBudget, 'noteUsage'>): Promise<TutorProvider> {
   return providerFactories[config.provider]({
     config,
     logger,
@@ -121,23 +118,40 @@ export function createProvider(config: Config, storage: Storage, logger: Logger,
   });
 }
 
+/**
+ * The PostgreSQL adapter and the fleet (SPEC §11), imported only when DATABASE_URL asks for them:
+ * a server on SQLite never loads `pg` or drizzle's PostgreSQL dialect (issue 27 item 2).
+ */
+async function loadPostgresParts() {
+  const [storage, link, learners, fleet] = await Promise.all([
+    import('./db/postgres/postgres-storage'),
+    import('./db/postgres/fleet/fleet-link'),
+    import('./db/postgres/fleet-learners/fleet-learners'),
+    import('./db/postgres/fleet/open-fleet'),
+  ]);
+  return { openPostgresStorage: storage.openPostgresStorage, openFleetLink: link.openFleetLink, openFleetLearners: learners.openFleetLearners, openFleetHub: fleet.openFleetHub };
+}
+
 export async function startServer(config: Config, overrides: ServerOverrides = {}): Promise<RunningServer> {
   const logger = pino({
     level: config.logLevel,
     redact: { paths: ['req.headers.authorization', 'password', '*.password', 'token'], censor: '[redacted]' },
   });
   // DATABASE_URL: PostgreSQL (migrated at start, SPEC §11); unset: the SQLite file in the data folder.
-  const postgres = config.databaseUrl ? await openPostgresStorage(config.databaseUrl, sessionTypeCatalog) : null;
+  const pg = config.databaseUrl ? await loadPostgresParts() : null;
+  const postgres = pg && config.databaseUrl ? await pg.openPostgresStorage(config.databaseUrl, sessionTypeCatalog) : null;
   const storage: Storage = postgres ?? openSqliteStorage(config.databaseFile, sessionTypeCatalog);
   const clock = overrides.clock ?? systemClock;
   // On PostgreSQL, budgets and the optimiser's claims are shared by every instance (SPEC §11); else in this process.
-  const fleetLearners = config.databaseUrl ? await openFleetLearners(config.databaseUrl, { clock, logger: logger as unknown as Logger }) : null;
+  // One fleet pool and one LISTEN connection per instance, shared by the rooms and the per-learner state; closed last.
+  const fleetLink = pg && config.databaseUrl ? await pg.openFleetLink(config.databaseUrl, logger as unknown as Logger) : null;
+  const fleetLearners = pg && fleetLink ? pg.openFleetLearners(fleetLink, { clock, logger: logger as unknown as Logger }) : null;
   // One budget per learner for every operation that calls a model, plus the day's tokens read from llm_calls (SPEC §8).
   const modelBudget = new LearnerModelBudget(
     { operations: { limit: config.turnRateLimit, windowMs: 60_000 }, dailyTokens: config.learnerDailyTokens },
     { clock, tokensUsedSince: (learnerId, since) => storage.read((reader) => reader.llmCalls.tokensUsedSince(learnerId, since)), ...(fleetLearners ? { buckets: fleetLearners.buckets } : {}) },
   );
-  const provider = overrides.provider ?? createProvider(config, storage, logger as unknown as Logger, modelBudget);
+  const provider = overrides.provider ?? (await createProvider(config, storage, logger as unknown as Logger, modelBudget));
   // Tokens are checked against the learner's token version (revoked by "sign out everywhere").
   const tokens = createTokenService(resolveJwtSecret(config.jwtSecret, config.dataDir), async (learnerId) => (await storage.read((reader) => reader.learners.get(learnerId)))?.tokenVersion ?? null);
   const catalog = overrides.catalog ?? loadCatalog();
@@ -161,7 +175,7 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
     ...overrides.sessionDeps,
   });
   // On PostgreSQL any number of instances serve the same sessions (a lease per session, events through the database).
-  const hub: SessionRooms = postgres && config.databaseUrl ? await openFleetHub(config.databaseUrl, { modules, storage: postgres, logger: logger as unknown as Logger }) : new SessionHub(modules);
+  const hub: SessionRooms = pg && postgres && fleetLink ? await pg.openFleetHub(fleetLink, { modules, storage: postgres, logger: logger as unknown as Logger }) : new SessionHub(modules);
   const learners = new LearnerService(storage);
   const recallSets = new RecallSetService(storage);
   const sessions = new SessionService(storage, modules);
@@ -254,7 +268,9 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
       await sandbox.close();
       await app.close();
       await storage.close();
-      await fleetLearners?.close();
+      fleetLearners?.close();
+      // After the hub left the fleet and the storage is closed: nothing uses the link any more.
+      await fleetLink?.close();
       inspection?.$client.close();
     },
   };

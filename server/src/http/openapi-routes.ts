@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
-import { buildOpenApiDocument } from './openapi';
+import type { buildOpenApiDocument } from './openapi';
 
 /** A route as Fastify registered it: upper-case method, URL pattern in Fastify's form (`/api/sessions/:id`). */
 export interface RegisteredRoute {
@@ -32,10 +32,12 @@ export function recordRoutes(app: FastifyInstance): readonly RegisteredRoute[] {
 const docsPage = readFileSync(new URL('./openapi-docs.html', import.meta.url), 'utf8');
 
 export function registerOpenApiRoutes(app: FastifyInstance, options: { version: string }): void {
-  // Built on first request, then kept: it depends only on the code and the version.
+  // Built on first request, then kept: it depends only on the code and the version. Its
+  // generator (zod-to-openapi) and route table are imported then too, so a server nobody asks
+  // for the document never holds them (issue 27).
   let document: ReturnType<typeof buildOpenApiDocument> | undefined;
   app.get('/api/openapi.json', async () => {
-    document ??= buildOpenApiDocument(options.version);
+    document ??= (await import('./openapi')).buildOpenApiDocument(options.version);
     return document;
   });
   app.get('/api/docs', async (_request, reply) => reply.type('text/html; charset=utf-8').send(docsPage));
