@@ -1,8 +1,9 @@
 /**
  * `pnpm bench` (issue 6, SPEC §9): server overhead per turn against a bare ws echo + SQLite
  * insert, turns per second, time to first token, connections held and RSS, evaluator input
- * tokens as points get recalled, and the web app's initial JS. Prints one table and writes
- * it to reports/bench.md and reports/bench.json. Not part of the test command.
+ * tokens as points get recalled, the web app's initial JS and Lighthouse's score of the landing
+ * and home pages. Prints one table and writes it to reports/bench.md and reports/bench.json.
+ * Not part of the test command.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -10,6 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cleanUpOnSignals, runCleanups } from './cleanup';
 import { measureEvaluatorTokens } from './evaluator-tokens';
+import { measureLighthouse } from './lighthouse-run';
 import { measureTimerLateness } from './machine-noise';
 import { runOptimizerBench } from './optimizer-run';
 import { createLearners, runConnections, runEchoLoad, runTutorloopLoad } from './load-runs';
@@ -102,7 +104,7 @@ async function main(): Promise<number> {
   mkdirSync(profileDirectory ?? outputDirectory, { recursive: true });
   const startedAt = new Date();
   const loadAverageBefore = os.loadavg();
-  progress(`tutorloop bench: ${[...options.parts].join(', ')} (defaults take ~4 minutes; --help for sizes)`);
+  progress(`tutorloop bench: ${[...options.parts].join(', ')} (defaults take ~6 minutes; --help for sizes)`);
   progress('measuring how late an idle timer fires on this machine (3 s)…');
 
   const results: BenchResults = {
@@ -121,6 +123,7 @@ async function main(): Promise<number> {
     options: { ...options, parts: [...options.parts] },
   };
   if (options.parts.has('web')) results.web = measureWebBundle(repositoryRoot);
+  if (options.parts.has('lighthouse')) results.lighthouse = await measureLighthouse(repositoryRoot, outputDirectory, progress);
   if (options.parts.has('tokens')) {
     progress('evaluator tokens: real anthropic provider against the fake Messages API, 10 turns…');
     results.evaluatorTokens = await measureEvaluatorTokens();

@@ -1,7 +1,7 @@
 /** Command-line flags of `pnpm bench` (see bench/README.md). */
 import { parseArgs } from 'node:util';
 
-export const benchParts = ['web', 'tokens', 'overhead', 'connections', 'optimizer'] as const;
+export const benchParts = ['web', 'lighthouse', 'tokens', 'overhead', 'connections', 'optimizer'] as const;
 export type BenchPart = (typeof benchParts)[number];
 
 export const benchDatabases = ['sqlite', 'postgres'] as const;

@@ -3,6 +3,7 @@
  * beside its measurement, plus the notes needed to read it.
  */
 import type { EvaluatorTokenRun } from './evaluator-tokens';
+import type { LighthouseBench } from './lighthouse-run';
 import type { ConnectionRun, EchoRun, TutorloopRun } from './load-runs';
 import type { OptimizerBench } from './optimizer-run';
 import type { PostgresBench } from './postgres-runs';
@@ -28,6 +29,8 @@ export interface BenchResults {
   environment: Environment;
   options: Record<string, unknown>;
   web?: WebBundleResult;
+  /** Lighthouse (mobile, simulated throttling) on the landing and home pages (issue 27 item 5). */
+  lighthouse?: LighthouseBench;
   evaluatorTokens?: EvaluatorTokenRun;
   overhead?: {
     tutorloop: { zero: TutorloopRun; realistic: TutorloopRun; unloaded: TutorloopRun };
@@ -47,6 +50,8 @@ export const targets = {
   rssBytes: 150e6,
   ttftOverheadMs: 15,
   webInitialJsGzipBytes: 250e3,
+  lighthousePerformance: 0.95,
+  lighthouseLcpMs: 2500,
   /** "Overhead p99 unchanged while an optimisation runs" (issue 17): within 25% or 2 ms of the run without, whichever is larger. */
   optimizerP99Tolerance: { factor: 1.25, ms: 2 },
 } as const;
@@ -210,7 +215,39 @@ export function buildRows(results: BenchResults): Row[] {
         : { measure: 'Web app initial JS, gzip', result: 'web/dist missing', baseline: `build: ${web.howToBuild}`, target: `≤ ${kilobytes(targets.webInitialJsGzipBytes)}`, verdict: '' },
     );
   }
+  rows.push(...lighthouseRows(results));
   return rows;
+}
+
+const seconds = (ms: number) => (Number.isFinite(ms) ? `${(ms / 1000).toFixed(2)} s` : 'n/a');
+const range = (values: number[], format: (value: number) => string) => `${format(Math.min(...values))}–${format(Math.max(...values))}`;
+
+/** Per page: the median run's performance score and LCP against their targets, FCP and bytes beside them. */
+function lighthouseRows(results: BenchResults): Row[] {
+  const bench = results.lighthouse;
+  if (!bench) return [];
+  const scoreTarget = `≥ ${targets.lighthousePerformance}`;
+  if (bench.status === 'unavailable') return [{ measure: 'Lighthouse performance (mobile)', result: 'not measured', baseline: bench.reason, target: scoreTarget, verdict: '' }];
+  return bench.pages.flatMap((page) => {
+    const { median, runs } = page;
+    const scores = runs.map((run) => run.score.toFixed(2)).join(', ');
+    return [
+      {
+        measure: `Lighthouse performance, ${page.description} — mobile, simulated throttling`,
+        result: median.score.toFixed(2),
+        baseline: `FCP ${seconds(median.fcpMs)} · ${kilobytes(median.transferBytes)} transferred · median of ${runs.length} runs (${scores})`,
+        target: scoreTarget,
+        verdict: verdict(median.score >= targets.lighthousePerformance),
+      },
+      {
+        measure: `  … largest contentful paint (${page.name})`,
+        result: seconds(median.lcpMs),
+        baseline: `runs ${range(runs.map((run) => run.lcpMs), seconds)}`,
+        target: `≤ ${seconds(targets.lighthouseLcpMs)}`,
+        verdict: verdict(median.lcpMs <= targets.lighthouseLcpMs),
+      },
+    ];
+  });
 }
 
 /** PostgreSQL × 1 and × 2 beside the SQLite runs of the same bench (SPEC §9, §11). */
@@ -313,6 +350,14 @@ export function buildNotes(results: BenchResults): string[] {
     }
   }
   if (results.evaluatorTokens) notes.push(`Evaluator tokens: ${results.evaluatorTokens.method}.`);
+  if (results.lighthouse?.status === 'measured') {
+    const bench = results.lighthouse;
+    notes.push(`Lighthouse ${bench.lighthouseVersion} on ${bench.chromium}, default (mobile) settings, against the compiled server (plain node, server/dist) serving web/dist as \`npm start\` does; the home page's learner was registered through the API and signed in through the app's local storage. Reports of the median runs: ${bench.pages.map((page) => page.reportFile).join(', ')}.`);
+    for (const page of bench.pages) {
+      const top = page.median.opportunities.slice(0, 4).map((entry) => `${entry.title} (${entry.savingsMs ? formatMs(entry.savingsMs) : kilobytes(entry.savingsBytes)})`);
+      notes.push(`Lighthouse ${page.name}: ${top.length ? `opportunities ${top.join('; ')}` : 'no opportunity left'}${page.median.warnings.length ? `; warnings: ${page.median.warnings.join(' ')}` : ''}.`);
+    }
+  }
   if (results.web?.status === 'measured' && results.web.staleBuild) notes.push('web/dist is older than web/src: rebuild (corepack pnpm build:web) for a current figure.');
   return notes;
 }
