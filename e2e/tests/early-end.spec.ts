@@ -24,4 +24,8 @@ test('ending a recall session early is headed so, and each point shows its next 
   await expect(dues).toHaveCount(3);
   await expect(page.getByTestId('completion-point').filter({ hasText: 'Rivers flow downhill' }).getByTestId('completion-point-due')).toHaveText(/^Next review /);
   for (const text of await dues.allInnerTexts()) expect(text).toMatch(/^(Next review .+|Not reviewed yet · due now)$/);
+
+  // An unknown route does not keep the last page's title (issue 25, "small things").
+  await page.goto('/#/nowhere');
+  await expect(page).toHaveTitle('Page not found — tutorloop');
 });
