@@ -8,6 +8,7 @@ import type { ErrorCode, WidgetAnswer } from '@tutorloop/shared';
 import type { Clock, IdGenerator } from '../ports';
 import type { SessionUpdate, StoredSession } from '../storage/sessions';
 import type { Storage, StorageTx } from '../storage/storage';
+import { isStorageError } from '../storage/storage-error';
 import { learnerMessage } from './new-messages';
 import { isEnded, widgetForAction } from './session-view';
 import { checkWidgetAnswer, recordWidgetAnswer } from './widget-answers';
@@ -36,7 +37,7 @@ export interface ChatPolicy {
 export async function storeChat(deps: InboxDeps, sessionId: string, message: { text: string; clientMessageId: string | null }, policy: ChatPolicy = {}): Promise<ChatOutcome> {
   const { storage, clock, ids } = deps;
   const now = clock.now();
-  return storage.transaction(async (tx): Promise<ChatOutcome> => {
+  const attempt = () => storage.transaction(async (tx): Promise<ChatOutcome> => {
     const session = await tx.sessions.get(sessionId);
     if (!session) return 'missing';
     const ended = isEnded(session.status);
@@ -50,6 +51,15 @@ export async function storeChat(deps: InboxDeps, sessionId: string, message: { t
     if (!ended) await tx.sessions.update(sessionId, { turn: session.turn + 1, ...(policy.activates ? { status: 'active' as const } : {}) }, now);
     return 'stored';
   });
+  try {
+    return await attempt();
+  } catch (error) {
+    // Where units run concurrently (PostgreSQL, two instances), the same resend can pass the
+    // check in two transactions at once; the unique key refuses the second, which then reads
+    // the first as any later resend would.
+    if (message.clientMessageId && isStorageError(error, 'conflict')) return attempt();
+    throw error;
+  }
 }
 
 export type WidgetAnswerOutcome = { ok: true } | { ok: false; error: { code: ErrorCode; message: string } | null };
