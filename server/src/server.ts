@@ -132,7 +132,25 @@ async function loadPostgresParts() {
   return { openPostgresStorage: storage.openPostgresStorage, openFleetLink: link.openFleetLink, openFleetLearners: learners.openFleetLearners, openFleetHub: fleet.openFleetHub };
 }
 
+/**
+ * Starts the server. A start that fails part way (a taken port, an unreachable database, an invalid built-in plan)
+ * closes what it had opened before it rethrows: no pool, LISTEN connection, thread or timer is left behind to hold
+ * the process (or a test worker) open.
+ */
 export async function startServer(config: Config, overrides: ServerOverrides = {}): Promise<RunningServer> {
+  const opened: Closer[] = [];
+  try {
+    return await assembleServer(config, overrides, opened);
+  } catch (error) {
+    // Last opened, first closed; a closer that fails does not keep the others from running.
+    for (const close of opened.reverse()) await Promise.resolve().then(close).catch(() => undefined);
+    throw error;
+  }
+}
+
+type Closer = () => unknown;
+
+async function assembleServer(config: Config, overrides: ServerOverrides, opened: Closer[]): Promise<RunningServer> {
   const logger = pino({
     level: config.logLevel,
     redact: { paths: ['req.headers.authorization', 'password', '*.password', 'token'], censor: '[redacted]' },
@@ -141,11 +159,15 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
   const pg = config.databaseUrl ? await loadPostgresParts() : null;
   const postgres = pg && config.databaseUrl ? await pg.openPostgresStorage(config.databaseUrl, sessionTypeCatalog) : null;
   const storage: Storage = postgres ?? openSqliteStorage(config.databaseFile, sessionTypeCatalog);
+  opened.push(() => storage.close());
   const clock = overrides.clock ?? systemClock;
   // On PostgreSQL, budgets and the optimiser's claims are shared by every instance (SPEC §11); else in this process.
   // One fleet pool and one LISTEN connection per instance, shared by the rooms and the per-learner state; closed last.
   const fleetLink = pg && config.databaseUrl ? await pg.openFleetLink(config.databaseUrl, logger as unknown as Logger) : null;
+  // The link closes after the storage, as in close() below.
+  if (fleetLink) opened.unshift(() => fleetLink.close());
   const fleetLearners = pg && fleetLink ? pg.openFleetLearners(fleetLink, { clock, logger: logger as unknown as Logger }) : null;
+  if (fleetLearners) opened.push(() => fleetLearners.close());
   // One budget per learner for every operation that calls a model, plus the day's tokens read from llm_calls (SPEC §8).
   const modelBudget = new LearnerModelBudget(
     { operations: { limit: config.turnRateLimit, windowMs: 60_000 }, dailyTokens: config.learnerDailyTokens },
@@ -156,6 +178,7 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
   const tokens = createTokenService(resolveJwtSecret(config.jwtSecret, config.dataDir), async (learnerId) => (await storage.read((reader) => reader.learners.get(learnerId)))?.tokenVersion ?? null);
   const catalog = overrides.catalog ?? loadCatalog();
   const sandbox = createSandbox(config.sandbox);
+  opened.push(() => sandbox.close());
   const limits = new LearnerLimits(
     { frames: { limit: config.wsRateLimit, windowMs: 10_000 }, sessions: { limit: config.sessionRateLimit, windowMs: 600_000 } },
     clock,
@@ -176,6 +199,7 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
   });
   // On PostgreSQL any number of instances serve the same sessions (a lease per session, events through the database).
   const hub: SessionRooms = pg && postgres && fleetLink ? await pg.openFleetHub(fleetLink, { modules, storage: postgres, logger: logger as unknown as Logger }) : new SessionHub(modules);
+  opened.push(() => hub.close());
   const learners = new LearnerService(storage);
   const recallSets = new RecallSetService(storage);
   const sessions = new SessionService(storage, modules);
@@ -189,6 +213,7 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
   // FSRS parameter optimisation, off the request path (a queue and a worker thread).
   const scheduler = new SchedulerService({ storage, optimizer: createBindingOptimizer(), simulator: createWorkerSimulator(), clock, ids: uuidGenerator, logger: logger as unknown as Logger, ...(fleetLearners ? { claims: fleetLearners.claims } : {}) });
   scheduler.start();
+  opened.push(() => scheduler.close());
   const progress = new ProgressService({ storage, listItem: (session) => sessions.toListItem(session), maxScoreOf: (blueprintId) => catalog.getAssessment(blueprintId)?.totalItems ?? null });
 
   // Per-request logs only when debugging; errors always reach the log.
@@ -204,6 +229,7 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
       return reply.status(400).send({ error: { code: 'bad_request', message: 'The URL is not valid (check its percent-encoding).' } });
     },
   });
+  opened.push(() => app.close());
   const sockets = new SocketServer({
     hub,
     storage,
@@ -213,6 +239,7 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
     limits,
     modelBudget,
   });
+  opened.push(() => sockets.close());
   // A revocation on any instance closes the learner's sockets on every one (SPEC §11).
   const connections = fleetLearners ? fleetLearners.revocations(sockets) : sockets;
   registerSecurityHeaders(app);
