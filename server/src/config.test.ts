@@ -65,6 +65,20 @@ describe('parseConfig', () => {
     });
   });
 
+  it('believes no X-Forwarded-For unless TRUST_PROXY names the proxies: a hop count, addresses, ranges or named ranges', () => {
+    const read = (value?: string) => {
+      const config = parseConfig(value === undefined ? {} : { TRUST_PROXY: value });
+      return config.ok ? config.value.trustProxy : config.error;
+    };
+    expect(read()).toBe(false);
+    expect(read('')).toBe(false);
+    expect(read('1')).toBe(1);
+    expect(read('loopback, 10.0.0.0/8,fd00::/8, 192.168.1.4')).toEqual(['loopback', '10.0.0.0/8', 'fd00::/8', '192.168.1.4']);
+    for (const wrong of ['yes', '10.0.0.0/33', '10.0.0/8', 'loopback,,nginx', '::1/129', '1.2.3.4/8/2']) {
+      expect(read(wrong)).toMatch(/^Invalid configuration: TRUST_PROXY must be a number of proxy hops or a comma-separated list/);
+    }
+  });
+
   it('stops with one line naming the variable', () => {
     expect(parseConfig({ PORT: 'eighty' })).toEqual({ ok: false, error: expect.stringMatching(/^Invalid configuration: PORT .*"eighty"/) });
     expect(parseConfig({ LLM_PROVIDER: 'gemini' })).toEqual({ ok: false, error: expect.stringMatching(/^Invalid configuration: LLM_PROVIDER .*"gemini"/) });

@@ -4,6 +4,7 @@
  * Invalid configuration stops the start with one clear line naming the variable.
  */
 import { existsSync } from 'node:fs';
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { DocumentLimits, ProviderSetting, type ProviderName } from '@tutorloop/shared';
 import { z } from 'zod';
@@ -78,7 +79,46 @@ const ConfigSchema = z.object({
   DATABASE_URL: z.preprocess(emptyAsUndefined, z.string().optional()),
   /** Directory of the built web app to serve; empty disables static serving. */
   WEB_DIST: z.preprocess(emptyAsUndefined, z.string().default(serverPaths.webDist)),
+  /**
+   * Which proxies' `X-Forwarded-For` names the client (the login throttle's address, request logs): unset, none —
+   * the socket's address counts, and a client cannot choose its own by sending the header. A number of proxy hops
+   * in front of the server, or a comma-separated list of the proxies' addresses, CIDR ranges or the names
+   * `loopback`, `linklocal`, `uniquelocal` (private networks, as in a container network).
+   */
+  TRUST_PROXY: z.preprocess(emptyAsUndefined, z.string().optional()),
 });
+
+const namedRanges = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** One trusted proxy entry: an address, an address/prefix range, or a named range. */
+function isProxyEntry(entry: string): boolean {
+  if (namedRanges.has(entry)) return true;
+  const [address = '', prefix, extra] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || extra !== undefined) return false;
+  if (prefix === undefined) return true;
+  if (!/^\d{1,3}$/.test(prefix)) return false;
+  return Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+/** TRUST_PROXY read: false (unset), a hop count, or the proxies' addresses and ranges. */
+function readTrustProxy(value: string | undefined): { ok: true; value: TrustProxy } | { ok: false; error: string } {
+  if (value === undefined) return { ok: true, value: false };
+  const text = value.trim();
+  if (/^\d{1,2}$/.test(text)) return { ok: true, value: Number(text) };
+  const entries = text.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
+  const wrong = entries.find((entry) => !isProxyEntry(entry));
+  if (entries.length === 0 || wrong !== undefined) {
+    return {
+      ok: false,
+      error: `Invalid configuration: TRUST_PROXY must be a number of proxy hops or a comma-separated list of proxy addresses, CIDR ranges, loopback, linklocal or uniquelocal (got ${JSON.stringify(wrong ?? value)})`,
+    };
+  }
+  return { ok: true, value: entries };
+}
+
+/** Fastify's `trustProxy`: false, a hop count, or the proxies' addresses and ranges. */
+export type TrustProxy = false | number | string[];
 
 export interface Config {
   port: number;
@@ -111,6 +151,8 @@ export interface Config {
   codeRunRateLimit: number;
   socketGraceMs: number;
   webDist: string;
+  /** Whose `X-Forwarded-For` is believed (TRUST_PROXY); false: the socket's own address is the client's. */
+  trustProxy: TrustProxy;
 }
 
 export type ConfigResult = { ok: true; value: Config } | { ok: false; error: string };
@@ -158,6 +200,8 @@ export function parseConfig(environment: Record<string, string | undefined>): Co
   const dataDir = path.resolve(env.DATA_DIR);
   const databaseUrl = checkDatabaseUrl(env.DATABASE_URL);
   if (!databaseUrl.ok) return databaseUrl;
+  const trustProxy = readTrustProxy(env.TRUST_PROXY);
+  if (!trustProxy.ok) return trustProxy;
   return {
     ok: true,
     value: {
@@ -190,6 +234,7 @@ export function parseConfig(environment: Record<string, string | undefined>): Co
       codeRunRateLimit: env.CODE_RUN_RATE_LIMIT,
       socketGraceMs: env.SOCKET_GRACE_MS,
       webDist: env.WEB_DIST,
+      trustProxy: trustProxy.value,
     },
   };
 }

@@ -150,6 +150,11 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
 
 type Closer = () => unknown;
 
+/** Trusts the first `hops` proxies from the socket's side (TRUST_PROXY=n). */
+function trustHops(hops: number): (address: string, hop: number) => boolean {
+  return (_address, hop) => hop < hops;
+}
+
 async function assembleServer(config: Config, overrides: ServerOverrides, opened: Closer[]): Promise<RunningServer> {
   const logger = pino({
     level: config.logLevel,
@@ -221,6 +226,9 @@ async function assembleServer(config: Config, overrides: ServerOverrides, opened
   const app = Fastify({
     loggerInstance: logger.child({}, { level: requestLogLevel }) as FastifyBaseLogger,
     bodyLimit: 1_048_576,
+    // Behind a proxy (TRUST_PROXY), request.ip is the client X-Forwarded-For names, as that proxy saw it.
+    // A hop count as the trust function proxy-addr makes of one (fastify's types leave numbers out).
+    trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
     // The router's own refusals answer in the API's error shape too (SPEC §6), without echoing the URL.
     frameworkErrors: (error, _request, reply: FastifyReply) => {
       if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {

@@ -177,11 +177,17 @@ describe('WebSocket upgrades always get an answer (SPEC §8)', () => {
 });
 
 /** A login from a chosen loopback address (127.0.0.0/8 is all loopback), answered as status, Retry-After and body. */
-function loginFrom(target: TestServer, localAddress: string, username: string, password: string): Promise<{ status: number; retryAfter: string | null; body: unknown }> {
+function loginFrom(
+  target: TestServer,
+  localAddress: string,
+  username: string,
+  password: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; retryAfter: string | null; body: unknown }> {
   const payload = JSON.stringify({ username, password });
   return new Promise((resolve, reject) => {
     const request = http.request(
-      { host: '127.0.0.1', port: target.server.port, path: '/api/auth/login', method: 'POST', localAddress, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } },
+      { host: '127.0.0.1', port: target.server.port, path: '/api/auth/login', method: 'POST', localAddress, headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } },
       (response) => {
         let text = '';
         response.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
@@ -223,6 +229,26 @@ describe('failed logins are throttled (SPEC §8)', () => {
     expect(signedIn.status).toBe(200);
     // The success started the account over: a typo now is an ordinary 401.
     expect((await loginFrom(server, home, learner.username, 'a typo')).status).toBe(401);
+  });
+
+  it('behind a proxy named by TRUST_PROXY the throttle counts the client X-Forwarded-For names; without it the header is not believed', async () => {
+    const proxy = home;
+    const guessesFrom = (target: TestServer, client: string) =>
+      Promise.all(Array.from({ length: 12 }, (_, index) => loginFrom(target, proxy, `nobody${index}`, 'guess', { 'x-forwarded-for': client })));
+
+    server = await startTestServer({ env: { TRUST_PROXY: 'loopback' } });
+    const { learner } = await server.register();
+    expect((await guessesFrom(server, '203.0.113.9')).filter((response) => response.status === 429).length).toBeGreaterThan(0);
+    // Another client behind the same proxy is not held up by the first one's guesses.
+    expect((await loginFrom(server, proxy, learner.username, rightPassword, { 'x-forwarded-for': '198.51.100.7' })).status).toBe(200);
+    await server.close();
+
+    server = await startTestServer();
+    const other = await server.register();
+    // Unset, a client cannot pick its address by sending the header: every guess counts against the socket's address.
+    const guesses = await Promise.all(Array.from({ length: 12 }, (_, index) => loginFrom(server!, attacker, `nobody${index}`, 'guess', { 'x-forwarded-for': `198.51.100.${index}` })));
+    expect(guesses.filter((response) => response.status === 429).length).toBeGreaterThan(0);
+    expect((await loginFrom(server, attacker, other.learner.username, rightPassword, { 'x-forwarded-for': '198.51.100.200' })).status).toBe(429);
   });
 
   it('a persistent attacker on one address is stopped longer and longer while the real learner, elsewhere, signs in after at most a minute', async () => {
