@@ -1,5 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { matchPoint, prepareMessage } from './idea-match';
+import { wordNet } from './wordnet';
+
+// WordNet loads once per process (seconds on a busy machine): not inside the first case's time limit.
+beforeAll(() => void wordNet(), 120_000);
 
 const match = (content: string, message: string) => matchPoint(prepareMessage(message), content);
 

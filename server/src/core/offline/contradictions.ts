@@ -10,7 +10,8 @@
  *   subject, before its verb, is never under a negation unless the learner negates it ("…, not
  *   Augustus"); a clause about the contrary case ("otherwise …") is left out;
  * - another number where the point has one that is not said (a proportion in words counts: "30%"
- *   for "a tenth", quantities.ts);
+ *   for "a tenth", quantities.ts), or another formula of the same head ("O(n)" for "O(log n)",
+ *   notation.ts);
  * - a substitute: a sister or cousin term in place of an idea that is not said ("chloroplast" for
  *   "mitochondrion"), the point said of another subject, or one word said as another of the same
  *   kind between the same neighbours ("a git fetch followed by a rebase");
@@ -25,6 +26,7 @@ import type { IdeaHit } from './idea-match';
 import { directionOf, isFiniteVerb, LIGHT_WORDS, specificityOf, type KeyIdea } from './key-ideas';
 import { areSisters, COUSIN_HOPS, DEFINITION_MIN_SPECIFICITY, nearAncestors, relate } from './lexical-relations';
 import { reversedMovement } from './motion-direction';
+import { formulasOf, otherFormula, type Formula } from './notation';
 import { comparisonConflict } from './comparisons';
 import { proportionOf } from './quantities';
 import { indicesOf, type Candidate, type PreparedMessage } from './prepared-message';
@@ -345,6 +347,17 @@ function crossesClauses(hits: readonly IdeaHit[], weightOf: (idea: KeyIdea) => n
   return crossed > kept;
 }
 
+const formulaCache = new Map<string, Formula[]>();
+function formulasCached(content: string): Formula[] {
+  let found = formulaCache.get(content);
+  if (!found) {
+    found = formulasOf(content);
+    if (formulaCache.size > 5_000) formulaCache.clear();
+    formulaCache.set(content, found);
+  }
+  return found;
+}
+
 const analysisCache = new Map<string, AnalyzedText>();
 function analyzeTextCached(content: string): AnalyzedText {
   let analyzed = analysisCache.get(content);
@@ -392,6 +405,10 @@ export function conflictOf(content: string, message: PreparedMessage, ideas: rea
     const other = message.text.words.find((w, index) => w.value !== null && speaks(w.clause) && !used.has(index));
     if (other) return `gives a different number (${other.value} instead of ${ideas.filter(isNumber).map((idea) => idea.surface).join(', ')})`;
   }
+  // A formula with the point's head and another body ("O(n)" for "O(log n)"): notation.ts.
+  const units = new Set(hits.flatMap((hit) => hit.wordIndices.map((i) => message.text.words[i]!.unit)));
+  const formula = otherFormula(formulasCached(content), message.formulas, (said) => units.has(said.unit));
+  if (formula) return formula;
   // A word that only loosely stands for an idea ("ventricle" for "right ventricle") may be part
   // of the substitute ("left ventricle").
   const strong = new Set(hits.filter((h) => h.strength >= 0.9).flatMap((hit) => hit.wordIndices));

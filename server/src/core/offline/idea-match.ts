@@ -23,6 +23,7 @@
  *      the opposite of a pole where the point has both ("stronger" for
  *      "concentrated" in "from a dilute solution to a concentrated one")       0.85
  *      a proportion in words for a number ("a quarter" ~ "25%", quantities.ts) 0.9
+ *      an acronym for the words it abbreviates, either way ("PPI", acronyms.ts) 0.9
  *    Light verbs and numbers only match by lemma or value; numbers are read from digits and
  *    words. A collocation not said whole can be said in its own words ("stored chemically" for
  *    "chemical energy"). The charitable reading first: a reading that contradicts the point
@@ -41,6 +42,7 @@
  * contradiction or its missing core ideas (`missingCore`), so the tutor's follow-up can ask
  * for exactly what is missing.
  */
+import { matchAcronyms } from './acronyms';
 import { conflictOf } from './contradictions';
 import { directionOf, keyIdeasOf, type KeyIdea } from './key-ideas';
 import { damerauLevenshtein, FUZZY_MIN_LENGTH, stem } from './lexical';
@@ -329,6 +331,8 @@ export function matchPoint(message: PreparedMessage, content: string, options: M
   }
   // A compound written as one word or as two: "mergesort" for "merge sort", "semi colon" for "semicolon".
   matchCompounds(ideas, message, byIdea, isFree, use);
+  // An acronym for the point's words, or the words of its acronym: "PPI" for "proton pump inhibitor".
+  matchAcronyms(ideas, message, byIdea, isFree, use);
   // A word that already expresses another idea of the point ("keeps moving" for "in motion")
   // is not also the opposite of one ("stays"): such an antonym reading is dropped.
   const agreeingWords = new Set([...byIdea.values()].filter((hit) => hit.relation !== 'antonym').map((hit) => hit.words.toLowerCase()));

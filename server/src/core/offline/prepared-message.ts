@@ -6,7 +6,8 @@
  * indices each covers, so that a word expresses one idea only.
  */
 import { directionOf, LIGHT_WORDS } from './key-ideas';
-import { analyzeText, type AnalyzedText } from './text-analysis';
+import { formulasOf, type Formula } from './notation';
+import { analyzeText, expandBareContractions, expandContractions, type AnalyzedText } from './text-analysis';
 
 const emptyNumbers: readonly number[] = [];
 
@@ -37,6 +38,8 @@ export interface PreparedMessage {
   text: AnalyzedText;
   candidates: Candidate[];
   numbers: readonly number[];
+  /** Its formulas as written ("O(n)", "a = b + c"; notation.ts), which the words alone lose, with the stretch (text-analysis.ts `unit`) each stands in. */
+  formulas: ReadonlyArray<Formula & { unit: number }>;
 }
 
 export function prepareMessage(text: string | AnalyzedText): PreparedMessage {
@@ -75,7 +78,13 @@ export function prepareMessage(text: string | AnalyzedText): PreparedMessage {
     const strict = w.value !== null || LIGHT_WORDS.has(w.norm);
     candidates.push(withKey({ lemmas: w.lemmas, stem: w.stem, norm: w.norm, words: w.raw, clause: w.clause, strict, from: index, to: index, ...(w.minus ? { minus: true } : {}), ...(w.comparator !== 0 ? { comparator: w.comparator } : {}) }));
   }
-  return { text: analyzed, candidates, numbers: numbers.length ? numbers : emptyNumbers };
+  return { text: analyzed, candidates, numbers: numbers.length ? numbers : emptyNumbers, formulas: typeof text === 'string' ? formulasIn(text, analyzed) : [] };
+}
+
+function formulasIn(text: string, analyzed: AnalyzedText): Array<Formula & { unit: number }> {
+  // The offsets of the analysed words are in the text with its contractions expanded.
+  const formulas = formulasOf(expandBareContractions(expandContractions(text)));
+  return formulas.map((formula) => ({ ...formula, unit: analyzed.words.find((w) => w.end > formula.start)?.unit ?? -1 }));
 }
 
 /** A candidate is negated when a negation scopes over any of its words. */

@@ -234,7 +234,7 @@ function opensClause(words: readonly AnalyzedWord[], i: number): boolean {
 }
 
 /** Contractions typed without their apostrophe ("dont", "cant", "isnt"); not "wont" (a word of its own). */
-function expandBareContractions(text: string): string {
+export function expandBareContractions(text: string): string {
   return text.replace(/\b(do|does|did|is|are|was|were|has|have|had|could|should|would|must|need)nt\b/gi, '$1 not').replace(/\bcant\b/gi, 'can not');
 }
 
