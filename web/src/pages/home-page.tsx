@@ -7,7 +7,7 @@ import { useDocumentTitle } from '../hooks/use-document-title';
 import { useRecallSets } from '../hooks/use-recall-sets';
 import { navigate } from '../hooks/use-route';
 import { useStartSession } from '../hooks/use-start-session';
-import { homeCards } from '../sessions/registry';
+import { homeCards } from '../sessions/entry-parts';
 import { sessionRulesFor } from '../sessions/rules';
 import { WelcomePage } from './welcome-page';
 import '../dashboard.css';
@@ -158,11 +158,18 @@ export function HomePage() {
       </div>
     );
   }
+  const greeting = <h1 tabIndex={-1}>{username ? `Hello, ${username}` : 'Home'}</h1>;
   if (state.status === 'loading' || setsStatus === 'idle' || (setsStatus === 'loading' && sets.length === 0)) {
+    // The greeting (the name is known from the sign-in) shows at once and stays the same element
+    // when the figures arrive: the page's first large paint does not wait for the API (issue 27
+    // item 5), and a focused heading keeps its focus.
     return (
-      <p className="page muted" role="status">
-        Loading…
-      </p>
+      <div className="page dashboard">
+        {greeting}
+        <p className="muted" role="status">
+          Loading…
+        </p>
+      </div>
     );
   }
   const { stats, recent, concepts } = state.data;
@@ -170,7 +177,7 @@ export function HomePage() {
 
   return (
     <div className="page dashboard" data-testid="dashboard">
-      <h1 tabIndex={-1}>{username ? `Hello, ${username}` : 'Home'}</h1>
+      {greeting}
       <div className="dashboard-grid">
         {homeCards.map(({ type, Card }) => (
           <Card key={type} stats={stats} sets={sets} recent={recent} session={session} openSession={(sessionId) => navigate({ name: 'session', sessionId })} />

@@ -8,7 +8,7 @@ import { useRecallSetSchedule } from '../hooks/use-recall-set-schedule';
 import { navigate } from '../hooks/use-route';
 import { useStartSession } from '../hooks/use-start-session';
 import { recallSetScheduleStore } from '../services';
-import { setActions } from '../sessions/registry';
+import { setActions } from '../sessions/entry-parts';
 import { scheduleRows, statusCounts } from '../store/schedule';
 
 function plural(count: number, one: string, many: string) {

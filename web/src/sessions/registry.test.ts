@@ -2,6 +2,7 @@ import { SessionType, type LearningSummary, type SessionDetail, type SessionStat
 import { describe, expect, it, vi } from 'vitest';
 import { createSessionStore, selectCanStop, selectProgressLabel, selectRetryableMessageId } from '../store/session-store';
 import { activeState, assessmentResults, events, sessionId, summary } from '../test-support/fixtures';
+import { homeCards, sessionEntryParts, setActions } from './entry-parts';
 import { sessionRegistry, sessionTypeFor } from './registry';
 import { sessionRules, sessionRulesFor } from './rules';
 import type { SessionLookupResult } from './session-type';
@@ -62,6 +63,12 @@ describe('session type registry', () => {
       expect(sessionRules[type].label, type).not.toBe('');
       expect(sessionRules[type].endNote, type).not.toBe('');
     }
+  });
+
+  it('gives the home page recall’s due card then the cloze card, and the set page their start buttons, for every type of shared', () => {
+    expect(Object.keys(sessionEntryParts).sort()).toEqual([...SessionType.options].sort());
+    expect(homeCards.map(({ type }) => type)).toEqual(['recall', 'cloze']);
+    expect(setActions.map(({ type }) => type)).toEqual(['recall', 'cloze']);
   });
 
   it('gives no entry for a type this version does not know, and never falls back to recall', () => {

@@ -10,9 +10,10 @@ import { thoughtSession } from './thought/thought-session';
 
 /**
  * Every session type the web can show (SPEC §4), one entry each, as `widgets/registry.ts` does
- * for widget kinds: its rules (`rules.ts`) and its page parts. The session page and the home
- * page only compose what this gives; adding a type to `shared` makes this object fail to
- * type-check until the type has its folder here.
+ * for widget kinds: its rules (`rules.ts`) and its session page parts (the home card and the
+ * set page's button are in `entry-parts.ts`, which the home page imports without this). The
+ * session page only composes what this gives; adding a type to `shared` makes this object fail
+ * to type-check until the type has its folder here.
  */
 export const sessionRegistry: { [K in SessionType]: SessionTypeDefinition } = {
   recall: recallSession,
@@ -27,13 +28,3 @@ export const sessionRegistry: { [K in SessionType]: SessionTypeDefinition } = {
 export function sessionTypeFor(type: string | null | undefined): SessionTypeDefinition | null {
   return isKnownSessionType(type) ? sessionRegistry[type] : null;
 }
-
-/** The home page's cards, in registry order. */
-export const homeCards = Object.entries(sessionRegistry).flatMap(([type, definition]) =>
-  definition.HomeCard ? [{ type, Card: definition.HomeCard }] : [],
-);
-
-/** The recall set page's start buttons, in registry order. */
-export const setActions = Object.entries(sessionRegistry).flatMap(([type, definition]) =>
-  definition.SetAction ? [{ type, Action: definition.SetAction }] : [],
-);

@@ -116,8 +116,8 @@ export interface SetActionProps {
 }
 
 /**
- * What the session page and the home page show for one type. The parts receive everything
- * they act with as props and never import `services` (it needs a browser window).
+ * What the session page shows for one type. The parts (these and `SessionEntryParts`) receive
+ * everything they act with as props and never import `services` (it needs a browser window).
  */
 export interface SessionTypeParts {
   /** Beside the title in the session bar: a step or item counter, a countdown, a badge. */
@@ -125,6 +125,13 @@ export interface SessionTypeParts {
   Rail: RailPart | null;
   /** The end of the session: what was done, "Back to …" and "start again". */
   Completion: ComponentType<CompletionProps>;
+}
+
+/**
+ * What other pages show for one type (`entry-parts.ts`), kept apart from the session page's
+ * parts so the home page does not load those (issue 27 item 5).
+ */
+export interface SessionEntryParts {
   /** A card of the home page's first row. */
   HomeCard: ComponentType<HomeCardProps> | null;
   /** A button of the recall set page's toolbar that starts this type on the set. */

@@ -24,6 +24,4 @@ export const assessmentSession: SessionTypeDefinition = {
   HeaderExtras: AssessmentCountdown,
   Rail: null,
   Completion: AssessmentCompletion,
-  HomeCard: null,
-  SetAction: null,
 };

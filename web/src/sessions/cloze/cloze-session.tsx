@@ -1,8 +1,6 @@
 import type { SessionTypeDefinition } from '../session-type';
 import { ClozeCompletion } from './cloze-completion';
-import { ClozeHomeCard } from './cloze-home-card';
 import { clozeRules } from './cloze-rules';
-import { ClozeSetAction } from './cloze-set-action';
 
 /**
  * Cloze drills (SPEC §4.6). The point on screen is the server's `free_text` widget (the blanked
@@ -13,6 +11,4 @@ export const clozeSession: SessionTypeDefinition = {
   HeaderExtras: null,
   Rail: null,
   Completion: ClozeCompletion,
-  HomeCard: ClozeHomeCard,
-  SetAction: ClozeSetAction,
 };

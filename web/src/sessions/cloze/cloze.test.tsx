@@ -165,7 +165,7 @@ describe('cloze drills in the web (SPEC §4.6)', () => {
   });
 
   it('puts its "Cloze drill" button on the recall set page after recall’s own', async () => {
-    const { setActions } = await import('../registry');
+    const { setActions } = await import('../entry-parts');
     expect(setActions.map(({ type }) => type)).toEqual(['recall', 'cloze']);
   });
 });

@@ -17,6 +17,4 @@ export const learningSession: SessionTypeDefinition = {
   // Wide screens show the plan's steps beside the conversation; narrow ones fold them above it.
   Rail: { layoutClassName: 'learning-layout', shown: (state) => state.learning !== undefined, Component: LearningSteps },
   Completion: LearningCompletion,
-  HomeCard: null,
-  SetAction: null,
 };

@@ -1,8 +1,6 @@
 import type { HeaderExtrasProps, SessionTypeDefinition } from '../session-type';
-import { DueCard } from './due-card';
 import { RecallCompletion } from './recall-completion';
 import { recallRules } from './recall-rules';
-import { RecallSetAction } from './recall-set-action';
 
 /** SPEC §4.1: nothing in the set was due, so every point is reviewed ahead of schedule. */
 function EarlyReviewBadge({ state, finished }: HeaderExtrasProps) {
@@ -19,6 +17,4 @@ export const recallSession: SessionTypeDefinition = {
   HeaderExtras: EarlyReviewBadge,
   Rail: null,
   Completion: RecallCompletion,
-  HomeCard: DueCard,
-  SetAction: RecallSetAction,
 };

@@ -7,6 +7,4 @@ export const surveySession: SessionTypeDefinition = {
   HeaderExtras: null,
   Rail: null,
   Completion: SurveySummary,
-  HomeCard: null,
-  SetAction: null,
 };

@@ -7,6 +7,4 @@ export const thoughtSession: SessionTypeDefinition = {
   HeaderExtras: null,
   Rail: null,
   Completion: ThoughtSummary,
-  HomeCard: null,
-  SetAction: null,
 };
