@@ -2,37 +2,37 @@
  * SQLite repositories of messages, pending actions, assessments and model call records (see
  * sqlite-repositories.ts for how they run).
  */
-import { and, asc, desc, eq, gte, isNull, ne, sql } from 'drizzle-orm';
+import { and, asc, eq, gte, sql } from 'drizzle-orm';
 import { overallDomain, type AssessmentRepository } from '../core/storage/assessments';
 import type { LlmCallRepository, StoredLlmCall } from '../core/storage/llm-calls';
 import type { MessageRepository } from '../core/storage/messages';
 import type { PendingActionRepository } from '../core/storage/pending-actions';
 import { StorageError } from '../core/storage/storage-error';
 import type { Database } from './database';
-import { abilityEstimates, assessmentItems, llmCalls, messages, pendingActions, responses } from './schema';
-import { itemColumns, toPendingAction, toStoredItem, toStoredMessage } from './sqlite-rows';
+import { abilityEstimates, assessmentItems, llmCalls, pendingActions, responses } from './schema';
+import {
+  itemColumns,
+  messageColumnList,
+  messageFromColumns,
+  pendingActionFromColumns,
+  toPendingAction,
+  toStoredItem,
+  type MessageColumns,
+  type PendingActionColumns,
+} from './sqlite-rows';
 
 export function sqliteMessages(database: Database): MessageRepository {
-  const sessionId = sql.placeholder('sessionId');
+  const client = database.$client;
+  // Every read of a turn is a raw statement prepared once (sqlite-rows.ts, "hot reads").
+  const select = (where: string) => client.prepare(`SELECT ${messageColumnList} FROM messages WHERE ${where}`);
   // The current conversation leaves out replies superseded by a retry (SPEC §5).
-  const current = and(eq(messages.sessionId, sessionId), isNull(messages.supersededBy));
   const queries = {
-    everything: database.select().from(messages).where(eq(messages.sessionId, sessionId)).orderBy(asc(messages.seq)).prepare(),
-    all: database.select().from(messages).where(current).orderBy(asc(messages.seq)).prepare(),
-    last: database.select().from(messages).where(current).orderBy(desc(messages.seq)).limit(sql.placeholder('limit')).prepare(),
-    lastOfEverything: database.select().from(messages).where(eq(messages.sessionId, sessionId)).orderBy(desc(messages.seq)).limit(sql.placeholder('limit')).prepare(),
-    byClientId: database
-      .select()
-      .from(messages)
-      .where(and(eq(messages.sessionId, sessionId), eq(messages.clientMessageId, sql.placeholder('clientMessageId'))))
-      .prepare(),
-    oldestUnanswered: database
-      .select()
-      .from(messages)
-      .where(and(eq(messages.sessionId, sessionId), ne(messages.role, 'tutor'), isNull(messages.answeredAt)))
-      .orderBy(asc(messages.seq))
-      .limit(1)
-      .prepare(),
+    everything: select('session_id = ? ORDER BY seq ASC'),
+    all: select('session_id = ? AND superseded_by IS NULL ORDER BY seq ASC'),
+    last: select('session_id = ? AND superseded_by IS NULL ORDER BY seq DESC LIMIT ?'),
+    lastOfEverything: select('session_id = ? ORDER BY seq DESC LIMIT ?'),
+    byClientId: select('session_id = ? AND client_message_id = ?'),
+    oldestUnanswered: select("session_id = ? AND role <> 'tutor' AND answered_at IS NULL ORDER BY seq ASC LIMIT 1"),
     count: database.$client.prepare('SELECT COUNT(*) AS count FROM messages WHERE session_id = ?'),
     nextSeq: database.$client.prepare('SELECT COALESCE(MAX(seq), 0) + 1 AS seq FROM messages WHERE session_id = ?'),
     // The two writes of every turn, prepared once (drizzle's builder costs more than the statement).
@@ -45,20 +45,20 @@ export function sqliteMessages(database: Database): MessageRepository {
   return {
     async list(id, options = {}) {
       const [every, last] = options.includeSuperseded ? [queries.everything, queries.lastOfEverything] : [queries.all, queries.last];
-      if (options.last === undefined) return every.all({ sessionId: id }).map(toStoredMessage);
+      if (options.last === undefined) return (every.all(id) as MessageColumns[]).map(messageFromColumns);
       if (options.last <= 0) return [];
-      return last.all({ sessionId: id, limit: options.last }).reverse().map(toStoredMessage);
+      return (last.all(id, options.last) as MessageColumns[]).reverse().map(messageFromColumns);
     },
     async count(id) {
       return (queries.count.get(id) as { count: number }).count;
     },
     async findByClientId(id, clientMessageId) {
-      const row = queries.byClientId.get({ sessionId: id, clientMessageId });
-      return row ? toStoredMessage(row) : null;
+      const row = queries.byClientId.get(id, clientMessageId) as MessageColumns | undefined;
+      return row ? messageFromColumns(row) : null;
     },
     async findOldestUnanswered(id) {
-      const row = queries.oldestUnanswered.get({ sessionId: id });
-      return row ? toStoredMessage(row) : null;
+      const row = queries.oldestUnanswered.get(id) as MessageColumns | undefined;
+      return row ? messageFromColumns(row) : null;
     },
     async append(message) {
       // One connection, one unit of work at a time: nobody can take this seq between the read and the insert.
@@ -97,29 +97,21 @@ export function sqliteMessages(database: Database): MessageRepository {
 }
 
 export function sqlitePendingActions(database: Database): PendingActionRepository {
-  const pendingOf = database
-    .select()
-    .from(pendingActions)
-    .where(and(eq(pendingActions.sessionId, sql.placeholder('sessionId')), eq(pendingActions.status, 'pending')))
-    .prepare();
-  const listOf = database
-    .select()
-    .from(pendingActions)
-    .where(eq(pendingActions.sessionId, sql.placeholder('sessionId')))
-    .orderBy(asc(pendingActions.createdAt), asc(pendingActions.id))
-    .prepare();
+  const columns = 'id, session_id, tool_call_id, kind, props, status, created_at';
+  const pendingOf = database.$client.prepare(`SELECT ${columns} FROM pending_actions WHERE session_id = ? AND status = 'pending'`);
+  const listOf = database.$client.prepare(`SELECT ${columns} FROM pending_actions WHERE session_id = ? ORDER BY created_at ASC, id ASC`);
   return {
     async getPending(sessionId) {
-      const row = pendingOf.get({ sessionId });
-      return row ? toPendingAction(row) : null;
+      const row = pendingOf.get(sessionId) as PendingActionColumns | undefined;
+      return row ? pendingActionFromColumns(row) : null;
     },
     async list(sessionId) {
-      return listOf.all({ sessionId }).map(toPendingAction);
+      return (listOf.all(sessionId) as PendingActionColumns[]).map(pendingActionFromColumns);
     },
     async create(action) {
       // One pending action per session: checked in the unit of work (serialized on SQLite; a
       // partial unique index enforces it on PostgreSQL, where units run concurrently).
-      if (pendingOf.get({ sessionId: action.sessionId })) {
+      if (pendingOf.get(action.sessionId)) {
         throw new StorageError('conflict', `session ${action.sessionId} already has a pending action`);
       }
       const row = database.insert(pendingActions).values({ ...action, status: 'pending' }).returning().get();

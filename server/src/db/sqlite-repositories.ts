@@ -6,7 +6,7 @@
  */
 import { and, asc, desc, eq, inArray, max, sql } from 'drizzle-orm';
 import type { CardRepository, ReviewLogRecord } from '../core/storage/cards';
-import type { ChecklistRepository } from '../core/storage/checklists';
+import type { ChecklistEntry, ChecklistRepository } from '../core/storage/checklists';
 import { defaultDesiredRetention, type LearnerRepository, type StoredLearner } from '../core/storage/learners';
 import type { RecallSetRepository } from '../core/storage/recall-sets';
 import { parseTypeState, type SessionTypeCatalog } from '../core/storage/session-type-state';
@@ -14,7 +14,7 @@ import type { SessionRepository, StoredSession } from '../core/storage/sessions'
 import { StorageError } from '../core/storage/storage-error';
 import type { Database } from './database';
 import { cards, learners, recallPoints, recallSets, reviewLogs, sessionPoints, sessions } from './schema';
-import { toStoredCard, toStoredSession, typeStateColumns } from './sqlite-rows';
+import { cardFromColumns, sessionRowFromColumns, toStoredSession, typeStateColumns, type CardColumns, type SessionColumnsRow } from './sqlite-rows';
 
 function toLearner(row: typeof learners.$inferSelect): StoredLearner {
   return { id: row.id, username: row.username, passwordHash: row.passwordHash, desiredRetention: row.desiredRetention, tokenVersion: row.tokenVersion, createdAt: row.createdAt };
@@ -23,10 +23,15 @@ function toLearner(row: typeof learners.$inferSelect): StoredLearner {
 export function sqliteLearners(database: Database): LearnerRepository {
   const byKey = (username: string) => database.select().from(learners).where(eq(learners.usernameKey, username.toLowerCase())).get();
   const byId = database.select().from(learners).where(eq(learners.id, sql.placeholder('id'))).prepare();
+  // Read by every turn's snapshot: raw, as the other hot reads (sqlite-rows.ts).
+  const byIdRaw = database.$client.prepare('SELECT id, username, password_hash, desired_retention, token_version, created_at FROM learners WHERE id = ?');
+  type LearnerColumns = { id: string; username: string; password_hash: string; desired_retention: number; token_version: number; created_at: number };
   return {
     async get(learnerId) {
-      const row = byId.get({ id: learnerId });
-      return row ? toLearner(row) : null;
+      const row = byIdRaw.get(learnerId) as LearnerColumns | undefined;
+      return row
+        ? { id: row.id, username: row.username, passwordHash: row.password_hash, desiredRetention: row.desired_retention, tokenVersion: row.token_version, createdAt: new Date(row.created_at) }
+        : null;
     },
     async findByUsername(username) {
       const row = byKey(username);
@@ -138,27 +143,29 @@ function toReviewLog(row: typeof reviewLogs.$inferSelect): ReviewLogRecord {
 }
 
 export function sqliteCards(database: Database): CardRepository {
-  const byPoint = database
-    .select()
-    .from(cards)
-    .where(and(eq(cards.learnerId, sql.placeholder('learnerId')), eq(cards.pointId, sql.placeholder('pointId'))))
-    .prepare();
-  const find = (learnerId: string, pointId: string) => byPoint.get({ learnerId, pointId });
+  const columns = 'id, point_id, due, stability, difficulty, elapsed_days, scheduled_days, learning_steps, reps, lapses, state, last_review';
+  const byPoint = database.$client.prepare(`SELECT ${columns} FROM cards WHERE learner_id = ? AND point_id = ?`);
+  const find = (learnerId: string, pointId: string) => byPoint.get(learnerId, pointId) as CardColumns | undefined;
   // The point ids travel as one JSON array, so the statement is prepared once for any number of them.
-  const byPoints = database
-    .select()
-    .from(cards)
-    .where(and(eq(cards.learnerId, sql.placeholder('learnerId')), sql`${cards.pointId} IN (SELECT value FROM json_each(${sql.placeholder('pointIds')}))`))
-    .prepare();
+  const byPoints = database.$client.prepare(`SELECT ${columns} FROM cards WHERE learner_id = ? AND point_id IN (SELECT value FROM json_each(?))`);
+  // A recalled point's review writes these three (record-review.ts), prepared once.
+  const fields = 'due, stability, difficulty, elapsed_days, scheduled_days, learning_steps, reps, lapses, state, last_review';
+  const writes = {
+    update: database.$client.prepare(`UPDATE cards SET (${fields}) = (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) WHERE id = ?`),
+    insert: database.$client.prepare(`INSERT INTO cards (id, learner_id, point_id, ${fields}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+    log: database.$client.prepare(
+      'INSERT INTO review_logs (id, card_id, session_id, rating, confidence, state, due, stability, difficulty, scheduled_days, reviewed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    ),
+  };
   return {
     async get(learnerId, pointId) {
       const row = find(learnerId, pointId);
-      return row ? toStoredCard(row) : null;
+      return row ? cardFromColumns(row) : null;
     },
     async listFor(learnerId, pointIds) {
       if (pointIds.length === 0) return new Map();
-      const rows = byPoints.all({ learnerId, pointIds: JSON.stringify(pointIds) });
-      return new Map(rows.map((row) => [row.pointId, toStoredCard(row)]));
+      const rows = byPoints.all(learnerId, JSON.stringify(pointIds)) as CardColumns[];
+      return new Map(rows.map((row) => [row.point_id, cardFromColumns(row)]));
     },
     async listReviewLogs(cardId) {
       const rows = database.select().from(reviewLogs).where(eq(reviewLogs.cardId, cardId)).orderBy(asc(reviewLogs.reviewedAt), asc(reviewLogs.id)).all();
@@ -176,57 +183,46 @@ export function sqliteCards(database: Database): CardRepository {
     },
     async save(write) {
       const { card } = write;
-      const values = {
-        due: card.due,
-        stability: card.stability,
-        difficulty: card.difficulty,
-        elapsedDays: card.elapsedDays,
-        scheduledDays: card.scheduledDays,
-        learningSteps: card.learningSteps,
-        reps: card.reps,
-        lapses: card.lapses,
-        state: card.state,
-        lastReview: card.lastReview,
-      };
+      const values = [card.due.getTime(), card.stability, card.difficulty, card.elapsedDays, card.scheduledDays, card.learningSteps, card.reps, card.lapses, card.state, card.lastReview?.getTime() ?? null];
       const existing = find(write.learnerId, write.pointId);
       if (existing) {
-        database.update(cards).set(values).where(eq(cards.id, existing.id)).run();
+        writes.update.run(...values, existing.id);
         return existing.id;
       }
-      database.insert(cards).values({ id: write.newId, learnerId: write.learnerId, pointId: write.pointId, ...values }).run();
+      writes.insert.run(write.newId, write.learnerId, write.pointId, ...values);
       return write.newId;
     },
     async addReviewLog(id, log) {
-      database
-        .insert(reviewLogs)
-        .values({
-          id,
-          cardId: log.cardId,
-          sessionId: log.sessionId,
-          rating: log.rating,
-          confidence: log.confidence,
-          state: log.previous.state,
-          due: log.previous.due,
-          stability: log.previous.stability,
-          difficulty: log.previous.difficulty,
-          scheduledDays: log.previous.scheduledDays,
-          reviewedAt: log.reviewedAt,
-        })
-        .run();
+      const { previous } = log;
+      writes.log.run(id, log.cardId, log.sessionId, log.rating, log.confidence, previous.state, previous.due.getTime(), previous.stability, previous.difficulty, previous.scheduledDays, log.reviewedAt.getTime());
     },
   };
 }
 
 export function sqliteSessions(database: Database, sessionTypes: SessionTypeCatalog): SessionRepository {
-  const bySession = database.select().from(sessions).where(eq(sessions.id, sql.placeholder('id'))).prepare();
+  const bySessionRaw = database.$client.prepare(
+    'SELECT id, learner_id, type, status, recall_set_id, title, type_state, turn, end_reason, created_at, updated_at, ended_at FROM sessions WHERE id = ?',
+  );
+  // Read several times a turn (sqlite-rows.ts, "hot reads").
+  const bySession = (id: string) => {
+    const row = bySessionRaw.get(id) as SessionColumnsRow | undefined;
+    return row ? { row: sessionRowFromColumns(row), validated: row.type_state !== null && written.has(row.type_state) } : undefined;
+  };
+  // The type-state texts this adapter validated and wrote itself: read back (several times a
+  // turn), they are not validated again — zod on every read was ~3 % of a turn. Bounded.
+  const written = new Set<string>();
+  const remember = (text: string) => {
+    if (written.size >= 2000) written.clear();
+    written.add(text);
+  };
   // Every turn updates its session: prepared once, the record returned built from what was written.
   const updateSession = database.$client.prepare(
     'UPDATE sessions SET status = ?, title = ?, turn = ?, end_reason = ?, ended_at = ?, type = ?, type_state = ?, updated_at = ? WHERE id = ?',
   );
   return {
     async get(sessionId) {
-      const row = bySession.get({ id: sessionId });
-      return row ? toStoredSession(row, sessionTypes) : null;
+      const found = bySession(sessionId);
+      return found ? toStoredSession(found.row, sessionTypes, found.validated) : null;
     },
     async listByLearner(learnerId) {
       return database.select().from(sessions).where(eq(sessions.learnerId, learnerId)).orderBy(desc(sessions.createdAt), asc(sessions.id)).all().map((row) => toStoredSession(row, sessionTypes));
@@ -251,9 +247,9 @@ export function sqliteSessions(database: Database, sessionTypes: SessionTypeCata
       return toStoredSession(row, sessionTypes);
     },
     async update(sessionId, changes, now) {
-      const row = bySession.get({ id: sessionId });
-      if (!row) throw new StorageError('not_found', `session ${sessionId} does not exist`);
-      const current = toStoredSession(row, sessionTypes);
+      const found = bySession(sessionId);
+      if (!found) throw new StorageError('not_found', `session ${sessionId} does not exist`);
+      const current = toStoredSession(found.row, sessionTypes, found.validated);
       const typeState = changes.typeState === undefined ? current.typeState : parseTypeState(sessionTypes, changes.typeState);
       if (typeState.type !== current.type) {
         throw new StorageError('invalid_value', `session ${sessionId} is a ${current.type} session; a ${typeState.type} state does not fit it`);
@@ -268,7 +264,9 @@ export function sqliteSessions(database: Database, sessionTypes: SessionTypeCata
         typeState,
         updatedAt: new Date(now.getTime()),
       } as StoredSession;
-      updateSession.run(next.status, next.title, next.turn, next.endReason, next.endedAt?.getTime() ?? null, typeState.type, JSON.stringify(typeState), next.updatedAt.getTime(), sessionId);
+      const text = JSON.stringify(typeState);
+      updateSession.run(next.status, next.title, next.turn, next.endReason, next.endedAt?.getTime() ?? null, typeState.type, text, next.updatedAt.getTime(), sessionId);
+      remember(text);
       return next;
     },
     async delete(sessionId) {
@@ -279,25 +277,20 @@ export function sqliteSessions(database: Database, sessionTypes: SessionTypeCata
 }
 
 export function sqliteChecklists(database: Database): ChecklistRepository {
-  const list = database
-    .select({
-      pointId: sessionPoints.pointId,
-      content: recallPoints.content,
-      context: recallPoints.context,
-      position: sessionPoints.position,
-      status: sessionPoints.status,
-      confidence: sessionPoints.confidence,
-      turnRecalled: sessionPoints.turnRecalled,
-      recalledAt: sessionPoints.recalledAt,
-    })
-    .from(sessionPoints)
-    .innerJoin(recallPoints, eq(recallPoints.id, sessionPoints.pointId))
-    .where(eq(sessionPoints.sessionId, sql.placeholder('sessionId')))
-    .orderBy(asc(sessionPoints.position), asc(sessionPoints.pointId))
-    .prepare();
+  // Read by every turn's snapshot: raw, as the other hot reads (sqlite-rows.ts).
+  const list = database.$client.prepare(
+    `SELECT sp.point_id AS pointId, rp.content AS content, rp.context AS context, sp.position AS position, sp.status AS status,
+       sp.confidence AS confidence, sp.turn_recalled AS turnRecalled, sp.recalled_at AS recalledAt
+     FROM session_points sp INNER JOIN recall_points rp ON rp.id = sp.point_id
+     WHERE sp.session_id = ? ORDER BY sp.position ASC, sp.point_id ASC`,
+  );
+  const markRecalled = database.$client.prepare(
+    "UPDATE session_points SET status = 'recalled', confidence = ?, observation = ?, turn_recalled = ?, recalled_at = ? WHERE session_id = ? AND point_id = ? AND status = 'pending'",
+  );
+  type EntryColumns = Omit<ChecklistEntry, 'recalledAt'> & { recalledAt: number | null };
   return {
     async list(sessionId) {
-      return list.all({ sessionId }).map((row) => ({ ...row, status: row.status as 'pending' | 'recalled' }));
+      return (list.all(sessionId) as EntryColumns[]).map((row) => ({ ...row, recalledAt: row.recalledAt === null ? null : new Date(row.recalledAt) }));
     },
     async add(sessionId, pointIds) {
       const last = database.select({ position: max(sessionPoints.position) }).from(sessionPoints).where(eq(sessionPoints.sessionId, sessionId)).get();
@@ -307,12 +300,7 @@ export function sqliteChecklists(database: Database): ChecklistRepository {
       }
     },
     async markRecalled(sessionId, pointId, mark) {
-      const result = database
-        .update(sessionPoints)
-        .set({ status: 'recalled', confidence: mark.confidence, observation: mark.observation, turnRecalled: mark.turn, recalledAt: mark.at })
-        .where(and(eq(sessionPoints.sessionId, sessionId), eq(sessionPoints.pointId, pointId), eq(sessionPoints.status, 'pending')))
-        .run();
-      return result.changes > 0;
+      return markRecalled.run(mark.confidence, mark.observation, mark.turn, mark.at.getTime(), sessionId, pointId).changes > 0;
     },
   };
 }

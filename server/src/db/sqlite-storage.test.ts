@@ -56,6 +56,28 @@ describe('sqlite storage', () => {
     expect(await again.read(async (reader) => [(await reader.learners.get('kept'))?.id, await reader.learners.get('dropped')])).toEqual(['kept', null]);
   });
 
+  it('commits units queued behind one another together: one that fails undoes only its own writes, and each is answered once committed', async () => {
+    const file = nextFile();
+    const storage = open(file);
+    const outside = new Sqlite(file, { readonly: true });
+    const committed = (id: string) => (outside.prepare('SELECT id FROM learners WHERE id = ?').get(id) as { id: string } | undefined)?.id ?? null;
+    // Asked for at once: each waits for the connection while the one before runs (one COMMIT for the group).
+    const outcomes = await Promise.allSettled([
+      storage.transaction((tx) => tx.learners.create(newLearner('a'))).then(() => committed('a')),
+      storage.transaction(async (tx) => {
+        await tx.learners.create(newLearner('b'));
+        throw new Error('undone');
+      }),
+      storage.read(async (reader) => (await reader.learners.get('a'))?.id ?? null),
+      storage.transaction((tx) => tx.learners.create(newLearner('c'))).then(() => committed('c')),
+    ]);
+    expect(outcomes.map((outcome) => (outcome.status === 'fulfilled' ? outcome.value : (outcome.reason as Error).message))).toEqual(['a', 'undone', 'a', 'c']);
+    outside.close();
+    await storage.close();
+    const again = open(file);
+    expect(await again.read(async (reader) => Promise.all(['a', 'b', 'c'].map(async (id) => (await reader.learners.get(id))?.id ?? null)))).toEqual(['a', null, 'c']);
+  });
+
   it('keeps no legacy per-type session column: the type state is the only copy', async () => {
     const file = nextFile();
     const storage = open(file);

@@ -28,6 +28,25 @@ export interface SocketServerOptions {
   modelBudget: ModelBudget;
 }
 
+/**
+ * Sends a frame, corking the socket until the current tick's work is done: the frames a turn
+ * sends together (`typing`, the deltas, `assistant`, `state_update`) leave in one write instead
+ * of one system call each — the largest item in the benchmark's profile. Bytes and order are
+ * unchanged. `ws` corks around each frame itself; corks nest, so ours holds them all.
+ */
+function sendInBurst(ws: WebSocket, text: string): void {
+  const socket = (ws as unknown as { _socket?: Duplex })._socket;
+  if (socket && socket.writableCorked === 0) {
+    socket.cork();
+    process.nextTick(uncork, socket);
+  }
+  ws.send(text);
+}
+
+function uncork(socket: Duplex): void {
+  socket.uncork();
+}
+
 /** Client messages that make the tutor work, each charged to the learner's model budget as a turn. */
 const turnMessageTypes: ReadonlySet<string> = new Set(['chat', 'widget_response', 'rabbithole']);
 
@@ -83,7 +102,7 @@ export class SocketServer {
 
     const room = hub.room(session);
     const send = (event: ServerEvent) => {
-      if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(event));
+      if (ws.readyState === ws.OPEN) sendInBurst(ws, JSON.stringify(event));
     };
     const sendError = (code: ErrorCode, message: string) => send({ type: 'error', payload: { code, message } });
     const { limits, modelBudget } = this.options;

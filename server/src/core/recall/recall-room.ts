@@ -94,15 +94,16 @@ export class RecallRoom extends ConversationRoom<RecallRoomDeps> {
   /** Processes every stored learner message or widget answer that has no reply yet, in order: one snapshot per turn. */
   protected override async processUnanswered(): Promise<void> {
     const { storage } = this.deps;
-    for (let first = true; ; first = false) {
-      // After a turn, most often nothing else waits: ask that alone before reading a whole snapshot.
-      if (!first && !(await storage.read((reader) => reader.messages.findOldestUnanswered(this.sessionId)))) return;
+    for (;;) {
       const snapshot = await storage.loadSessionSnapshot(this.sessionId);
       if (!snapshot || isEnded(snapshot.session.status)) return;
       const next = snapshot.oldestUnanswered;
       if (!next) return;
       const answered = await this.runner.learnerTurn(snapshot, next);
-      if (!answered) return;
+      // Another input stored after this snapshot was read queued its own processing when it was
+      // stored (takeChat, takeWidgetAnswer): only one the snapshot already held (several left
+      // unanswered by a crash) is this loop's to answer — no read after every turn to ask.
+      if (!answered || !snapshot.messages.some((message) => message.seq > next.seq && message.role !== 'tutor' && !message.answeredAt)) return;
     }
   }
 

@@ -118,21 +118,42 @@ function couldStartLeak(word: string, pointIds: readonly string[]): boolean {
 
 /** Length of the prefix of `text` that cannot be part of a leak still being written. */
 function safeLength(text: string, pointIds: readonly string[] = []): number {
-  const words = [...text.matchAll(/\S+/g)].slice(-lookBackWords);
+  const words = lastWords(text, lookBackWords);
   let safe = text.length;
   const last = words.at(-1);
   // A word with nothing after it yet may still grow into a leak ("evaluator", an id, "the"):
   // it waits only if it could.
-  if (last && last.index + last[0].length === text.length && couldStartLeak(last[0], pointIds)) safe = last.index;
+  if (last && last.index + last.word.length === text.length && couldStartLeak(last.word, pointIds)) safe = last.index;
   for (const [position, word] of words.entries()) {
     if (word.index >= safe) break;
     const wordsSoFar = words.length - position;
-    if (leakStarts.some((start) => start.pattern.test(word[0]) && wordsSoFar < start.words)) {
+    if (leakStarts.some((start) => start.pattern.test(word.word) && wordsSoFar < start.words)) {
       safe = word.index;
       break;
     }
   }
   return safe;
+}
+
+const whitespace = /\s/;
+
+/**
+ * The last `count` words of `text` (runs of non-space, as `\S+` finds them) and where each
+ * starts, read from the end: the guard runs on every streamed piece, and splitting the whole
+ * reply each time grew with the square of its length.
+ */
+function lastWords(text: string, count: number): Array<{ index: number; word: string }> {
+  const words: Array<{ index: number; word: string }> = [];
+  let end = text.length;
+  while (words.length < count) {
+    while (end > 0 && whitespace.test(text[end - 1]!)) end -= 1;
+    if (end === 0) break;
+    let start = end;
+    while (start > 0 && !whitespace.test(text[start - 1]!)) start -= 1;
+    words.unshift({ index: start, word: text.slice(start, end) });
+    end = start;
+  }
+  return words;
 }
 
 /** Options the tutor wrote as text instead of calling `present_choices`. */
