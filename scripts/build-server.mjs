@@ -19,6 +19,9 @@
 // - A stamp (hash of the sources, the lockfile and this script) skips the build when nothing
 //   changed, so a second `npm start` starts at once. `--force` rebuilds; `--out server/<folder>`
 //   builds elsewhere (the compiled-server test).
+// - `entries` (the bench, bench/src/build-child.mjs): other entry points instead of main.ts,
+//   bundled the same way into their own folder, e.g. the bench's server child, which starts the
+//   server with a fake model injected; their folders' sources join the stamp.
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -42,10 +45,11 @@ function filesUnder(folder) {
 }
 
 /** What the build depends on: any change here (content, not time stamps) means a rebuild. */
-function sourceHash() {
+function sourceHash(entries) {
   const hash = createHash('sha256');
   const inputs = [
     ...filesUnder(sourceDir).filter((file) => !isTest(file)),
+    ...[...new Set(entries.map((entry) => path.dirname(entry.in)))].flatMap((folder) => (folder.startsWith(sourceDir) ? [] : filesUnder(folder).filter((file) => !isTest(file)))),
     ...filesUnder(path.join(root, 'shared', 'src')).filter((file) => !isTest(file)),
     path.join(serverDir, 'package.json'),
     path.join(root, 'shared', 'package.json'),
@@ -147,15 +151,15 @@ function copyWithImports(source, name, outDir, copied) {
  * (tests) must be a folder directly in server/, as dist is: paths.ts finds the server's data
  * one level up from the code.
  */
-export async function buildServer({ force = false, outDir = distDir } = {}) {
+export async function buildServer({ force = false, outDir = distDir, entries = [{ in: path.join(sourceDir, 'main.ts'), out: 'main' }] } = {}) {
   if (path.dirname(path.resolve(outDir)) !== serverDir) throw new Error(`the output folder must be directly in server/, not ${outDir}`);
   const stampFile = path.join(outDir, '.build-stamp');
-  const hash = sourceHash();
+  const hash = sourceHash(entries);
   if (!force && existsSync(stampFile) && readFileSync(stampFile, 'utf8') === hash) return false;
   const started = performance.now();
   rmSync(outDir, { recursive: true, force: true });
   mkdirSync(outDir, { recursive: true });
-  await bundle([{ in: path.join(sourceDir, 'main.ts'), out: 'main' }], { '.js': '.js' }, outDir, { splitting: true });
+  await bundle(entries, { '.js': '.js' }, outDir, { splitting: true });
   const referenced = referencedFiles();
   const tsxWorkers = [];
   const copied = new Set();

@@ -30,6 +30,8 @@ export const ChildRequest = z.discriminatedUnion('type', [
   z.object({ id: z.number(), type: z.literal('profile_start') }),
   z.object({ id: z.number(), type: z.literal('profile_stop'), file: z.string() }),
   z.object({ id: z.number(), type: z.literal('stop') }),
+  /** Writes a V8 heap snapshot of the child to `file` (it runs a full GC first). */
+  z.object({ id: z.number(), type: z.literal('heap_snapshot'), file: z.string() }),
   /** Writes a synthetic review history for a registered learner through the server's own storage (tutorloop only). */
   z.object({ id: z.number(), type: z.literal('seed_history'), username: z.string(), cards: z.number().int().min(1), reviewsPerCard: z.number().int().min(2) }),
 ]);
@@ -44,6 +46,8 @@ export interface ChildStats {
   /** Peak RSS since start (VmHWM), when /proc is available. */
   peakRssBytes: number | null;
   heapUsedBytes: number;
+  /** V8's heap as committed (all spaces, the young generation's semi-spaces included). */
+  heapTotalBytes: number;
   externalBytes: number;
   /** Cumulative CPU time of the process. */
   cpuMs: number;
@@ -59,6 +63,7 @@ export interface ChildReplies {
   profile_start: null;
   profile_stop: { file: string };
   stop: null;
+  heap_snapshot: { file: string };
   seed_history: { reviewCount: number; cards: number };
 }
 

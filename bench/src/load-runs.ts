@@ -1,13 +1,13 @@
 /**
  * The measured runs against server children: per-turn overhead (tutorloop with the fake
- * LLM, and the bare echo + insert baseline under the same client load), and concurrent
- * connections held with the server's RSS.
+ * LLM, and the bare echo + insert baseline under the same client load). The connections row
+ * is `connection-run.ts`.
  */
 import path from 'node:path';
 import type { ChildStats } from './child-protocol';
 import { latencyProfiles, nominalModelTime, type LatencyProfileName } from './fake-tutor-provider';
 import { BenchSocket, runClosedLoop, type LoadResult } from './load-client';
-import { createFreshSession, createLearner, createRecallSet, createSession, sessionSocketUrl, type BenchLearner } from './rest-client';
+import { createFreshSession, createLearner, sessionSocketUrl, type BenchLearner } from './rest-client';
 import type { ServerProcess } from './server-process';
 import { distribution, mapWithLimit, type Distribution } from './statistics';
 import { analyseTurns, type TurnBreakdown } from './turn-analysis';
@@ -45,24 +45,6 @@ export interface EchoRun {
   roundTripMs: Distribution;
   serverCpuMsPerMessage: number;
   eventLoopDelayMs: ChildStats['eventLoopDelay'];
-}
-
-export interface ConnectionRun {
-  target: number;
-  opened: number;
-  heldAfterTurn: number;
-  failures: Record<string, number>;
-  rssIdleBytes: number | null;
-  /** After registering the learners (scrypt) and creating sets and sessions over REST, before any socket. */
-  rssAfterSetupBytes: number | null;
-  rssConnectedBytes: number | null;
-  rssAfterTurnBytes: number | null;
-  peakRssBytes: number | null;
-  heapUsedBytes: number;
-  /** After a forced full GC: what the connections really retain. */
-  rssAfterGcBytes: number;
-  heapUsedAfterGcBytes: number;
-  connectSeconds: number;
 }
 
 function countFailures(failures: readonly string[]): Record<string, number> {
@@ -182,48 +164,5 @@ export async function runEchoLoad(server: ServerProcess, baseUrl: string, profil
     roundTripMs: distribution(result.observations.map((observation) => observation.assistantAt - observation.sentAt)),
     serverCpuMsPerMessage: messages ? (after.cpuMs - before.cpuMs) / messages : Number.NaN,
     eventLoopDelayMs: after.eventLoopDelay,
-  };
-}
-
-/**
- * Opens `target` sessions' sockets (10 sessions per learner), waits for every greeting, then
- * runs one turn on each to show the connections are live, reading the RSS along the way.
- */
-export async function runConnections(server: ServerProcess, baseUrl: string, target: number, options: { seed: number }): Promise<ConnectionRun> {
-  const rssIdleBytes = server.residentBytes();
-  const sessionsPerLearner = 10;
-  const learners = await createLearners(baseUrl, Math.ceil(target / sessionsPerLearner), 'hold');
-  const setIds = await mapWithLimit(learners, 8, (learner) => createRecallSet(baseUrl, learner));
-  const plan = Array.from({ length: target }, (_, index) => Math.floor(index / sessionsPerLearner));
-  const sessions = await mapWithLimit(plan, 8, async (owner) => {
-    const learner = learners[owner]!;
-    return { sessionId: await createSession(baseUrl, learner, setIds[owner]!), learner };
-  });
-  const rssAfterSetupBytes = server.residentBytes();
-  const started = performance.now();
-  const opened = await openSessions(baseUrl, sessions);
-  const connectSeconds = (performance.now() - started) / 1000;
-  const rssConnectedBytes = server.residentBytes();
-  const result = await runClosedLoop(opened.sockets, { phase: 'hold', turns: 1, thinkMs: 0, staggerMs: 1000, awaitStateUpdate: true, seed: options.seed });
-  const heldAfterTurn = opened.sockets.filter((socket) => socket.isOpen).length;
-  const rssAfterTurnBytes = server.residentBytes();
-  const stats = await server.request('stats', { reset: false });
-  const collected = await server.request('stats', { reset: false, collectGarbage: true });
-  await server.request('timings', {});
-  await closeAll(opened.sockets);
-  return {
-    target,
-    opened: opened.sockets.length,
-    heldAfterTurn,
-    failures: countFailures([...opened.failures, ...result.failures]),
-    rssIdleBytes,
-    rssAfterSetupBytes,
-    rssConnectedBytes,
-    rssAfterTurnBytes,
-    peakRssBytes: stats.peakRssBytes,
-    heapUsedBytes: stats.heapUsedBytes,
-    rssAfterGcBytes: collected.rssBytes,
-    heapUsedAfterGcBytes: collected.heapUsedBytes,
-    connectSeconds,
   };
 }

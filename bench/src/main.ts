@@ -14,7 +14,8 @@ import { measureEvaluatorTokens } from './evaluator-tokens';
 import { measureLighthouse } from './lighthouse-run';
 import { measureTimerLateness } from './machine-noise';
 import { runOptimizerBench } from './optimizer-run';
-import { createLearners, runConnections, runEchoLoad, runTutorloopLoad } from './load-runs';
+import { runConnections } from './connection-run';
+import { createLearners, runEchoLoad, runTutorloopLoad } from './load-runs';
 import { parseOptions, usage, type BenchOptions } from './options';
 import { measurePostgres } from './postgres-runs';
 import { formatProfileSummary, summarizeProfile } from './profile-summary';
@@ -58,11 +59,13 @@ async function measureOverhead(options: BenchOptions, profileDirectory: string |
   }
 }
 
-async function measureConnections(options: BenchOptions): Promise<NonNullable<BenchResults['connections']>> {
-  progress(`connections: fresh tutorloop server, opening ${options.connections} sessions' sockets…`);
+async function measureConnections(options: BenchOptions, outputDirectory: string): Promise<NonNullable<BenchResults['connections']>> {
+  progress(`connections: fresh tutorloop server for ${options.connections} sessions' sockets…`);
+  const snapshotDirectory = options.heapSnapshots ? path.join(outputDirectory, 'heap') : null;
+  if (snapshotDirectory) mkdirSync(snapshotDirectory, { recursive: true });
   const { server, url } = await ServerProcess.start({ kind: 'tutorloop', latency: 'zero' });
   try {
-    return await runConnections(server, url, options.connections, { seed: options.seed });
+    return await runConnections(server, url, options.connections, { snapshotDirectory, progress });
   } finally {
     await server.stop();
   }
@@ -99,12 +102,13 @@ async function main(): Promise<number> {
     return 2;
   }
   const options = parsed.value;
+  ServerProcess.nodeFlags = options.serverNodeFlags;
   const outputDirectory = path.resolve(repositoryRoot, options.outputDirectory);
   const profileDirectory = options.profile ? path.join(outputDirectory, 'profiles') : null;
   mkdirSync(profileDirectory ?? outputDirectory, { recursive: true });
   const startedAt = new Date();
   const loadAverageBefore = os.loadavg();
-  progress(`tutorloop bench: ${[...options.parts].join(', ')} (defaults take ~6 minutes; --help for sizes)`);
+  progress(`tutorloop bench: ${[...options.parts].join(', ')} (defaults take ~10 minutes; --help for sizes)`);
   progress('measuring how late an idle timer fires on this machine (3 s)…');
 
   const results: BenchResults = {
@@ -130,7 +134,7 @@ async function main(): Promise<number> {
   }
   if (options.parts.has('overhead')) results.overhead = await measureOverhead(options, profileDirectory);
   if (options.parts.has('overhead') && options.database === 'postgres') results.postgres = await measurePostgres(options, progress);
-  if (options.parts.has('connections')) results.connections = await measureConnections(options);
+  if (options.parts.has('connections')) results.connections = await measureConnections(options, outputDirectory);
   if (options.parts.has('optimizer')) results.optimizer = await measureOptimizer(options);
 
   if (results.overhead && profileDirectory) {

@@ -1,7 +1,7 @@
 /**
  * Idle memory of the server as `npm start` runs it (issue 27 item 2), not part of `npm test`:
  *
- *   corepack pnpm exec tsx bench/src/memory-idle.ts [--heap] [--settle-ms 5000] [--only compiled|tsx]
+ *   corepack pnpm exec tsx bench/src/memory-idle.ts [--heap] [--settle-ms 5000] [--only compiled|tsx] [--node-flags "--max-semi-space-size=2"]
  *
  * Starts the server as its own process four ways — compiled (`node server/dist/main.js`, built
  * first when stale) and from the sources (`node --import tsx src/main.ts`), each with the offline
@@ -18,6 +18,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { summariseHeapSnapshot, type HeapGroup } from './heap-summary';
 
 const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const serverDirectory = path.join(repositoryRoot, 'server');
@@ -29,16 +30,19 @@ interface Options {
   heap: boolean;
   settleMs: number;
   modes: Mode[];
+  /** Node/V8 flags for the server process, e.g. `--max-semi-space-size=2`. */
+  nodeFlags: string[];
 }
 
 function parseOptions(argv: string[]): Options {
-  const options: Options = { heap: false, settleMs: 5000, modes: ['compiled', 'tsx'] };
+  const options: Options = { heap: false, settleMs: 5000, modes: ['compiled', 'tsx'], nodeFlags: [] };
   for (let index = 0; index < argv.length; index += 1) {
     const argument = argv[index];
     if (argument === '--heap') options.heap = true;
     else if (argument === '--settle-ms') options.settleMs = Number(argv[++index]);
     else if (argument === '--only') options.modes = [argv[++index] as Mode];
-    else throw new Error(`unknown argument ${argument}; expected --heap, --settle-ms N, --only compiled|tsx`);
+    else if (argument === '--node-flags') options.nodeFlags = (argv[++index] ?? '').split(/\s+/).filter(Boolean);
+    else throw new Error(`unknown argument ${argument}; expected --heap, --settle-ms N, --only compiled|tsx, --node-flags "FLAGS"`);
   }
   if (!Number.isFinite(options.settleMs) || options.settleMs < 0) throw new Error('--settle-ms takes a number of milliseconds');
   if (options.modes.some((mode) => mode !== 'compiled' && mode !== 'tsx')) throw new Error('--only takes compiled or tsx');
@@ -61,7 +65,7 @@ interface Started {
   output: () => string;
 }
 
-async function startServer(mode: Mode, provider: ProviderSetup, dataDirectory: string, diagnosticDirectory: string): Promise<Started> {
+async function startServer(mode: Mode, provider: ProviderSetup, dataDirectory: string, diagnosticDirectory: string, nodeFlags: readonly string[]): Promise<Started> {
   // As scripts/start.mjs runs it.
   const entry = mode === 'compiled' ? ['dist/main.js'] : ['--import', 'tsx', 'src/main.ts'];
   const environment: Record<string, string | undefined> = {
@@ -77,7 +81,7 @@ async function startServer(mode: Mode, provider: ProviderSetup, dataDirectory: s
     ...(provider === 'model' ? { ANTHROPIC_API_KEY: 'bench-key-never-sent', ANTHROPIC_BASE_URL: 'http://127.0.0.1:9' } : {}),
   };
   const started = performance.now();
-  const child = spawn(process.execPath, [`--heapsnapshot-signal=SIGUSR2`, `--diagnostic-dir=${diagnosticDirectory}`, ...entry], {
+  const child = spawn(process.execPath, [`--heapsnapshot-signal=SIGUSR2`, `--diagnostic-dir=${diagnosticDirectory}`, ...nodeFlags, ...entry], {
     cwd: serverDirectory,
     env: environment,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -100,58 +104,6 @@ async function startServer(mode: Mode, provider: ProviderSetup, dataDirectory: s
     });
   });
   return { child, url, startMs: performance.now() - started, output: () => text };
-}
-
-interface HeapGroup {
-  name: string;
-  count: number;
-  selfMb: number;
-}
-
-/** Groups a V8 heap snapshot's nodes by what they are and sums their self sizes. */
-export function summariseHeapSnapshot(file: string, top = 12): { totalMb: number; groups: HeapGroup[]; largestStrings: string[] } {
-  const snapshot = JSON.parse(readFileSync(file, 'utf8')) as {
-    snapshot: { meta: { node_fields: string[]; node_types: [string[], ...unknown[]] } };
-    nodes: number[];
-    strings: string[];
-  };
-  const fields = snapshot.snapshot.meta.node_fields;
-  const types = snapshot.snapshot.meta.node_types[0];
-  const width = fields.length;
-  const typeAt = fields.indexOf('type');
-  const nameAt = fields.indexOf('name');
-  const sizeAt = fields.indexOf('self_size');
-  const groups = new Map<string, { count: number; bytes: number }>();
-  const strings: Array<{ bytes: number; text: string }> = [];
-  let total = 0;
-  for (let offset = 0; offset < snapshot.nodes.length; offset += width) {
-    const type = types[snapshot.nodes[offset + typeAt]!]!;
-    const size = snapshot.nodes[offset + sizeAt]!;
-    total += size;
-    const name = snapshot.strings[snapshot.nodes[offset + nameAt]!] ?? '';
-    // A few large strings (source text, a data file) often explain the string total.
-    if (type === 'string' && size > 256 * 1024) strings.push({ bytes: size, text: name.slice(0, 70).replace(/\s+/g, ' ') });
-    // Objects by constructor; strings, code and arrays by kind (their names are their contents).
-    const key =
-      type === 'object' || type === 'native' || type === 'closure'
-        ? `${type === 'object' ? '' : `(${type}) `}${name.length > 60 ? `${name.slice(0, 57)}…` : name}`
-        : type === 'hidden' || type === 'array'
-          ? `(${type}) ${name.length > 40 ? `${name.slice(0, 37)}…` : name}`
-          : `(${type})`;
-    const group = groups.get(key) ?? { count: 0, bytes: 0 };
-    group.count += 1;
-    group.bytes += size;
-    groups.set(key, group);
-  }
-  const sorted = [...groups.entries()]
-    .sort((left, right) => right[1].bytes - left[1].bytes)
-    .slice(0, top)
-    .map(([name, group]) => ({ name, count: group.count, selfMb: group.bytes / 1_048_576 }));
-  const largestStrings = strings
-    .sort((left, right) => right.bytes - left.bytes)
-    .slice(0, 5)
-    .map((entry) => `${(entry.bytes / 1_048_576).toFixed(2)} MB: ${JSON.stringify(entry.text)}…`);
-  return { totalMb: total / 1_048_576, groups: sorted, largestStrings };
 }
 
 async function takeHeapSnapshot(child: ChildProcess, directory: string): Promise<string> {
@@ -189,7 +141,7 @@ async function measure(mode: Mode, provider: ProviderSetup, options: Options): P
   const diagnosticDirectory = mkdtempSync(path.join(tmpdir(), 'tutorloop-heap-'));
   let server: Started | undefined;
   try {
-    server = await startServer(mode, provider, dataDirectory, diagnosticDirectory);
+    server = await startServer(mode, provider, dataDirectory, diagnosticDirectory, options.nodeFlags);
     for (const route of ['/api/health', '/']) {
       const response = await fetch(`${server.url}${route}`);
       if (!response.ok) throw new Error(`${route} answered ${response.status}`);
@@ -225,7 +177,7 @@ async function main(): Promise<void> {
     }
   }
   const load = loadavg().map((value) => value.toFixed(2)).join(' ');
-  console.log(`\nIdle memory, ${options.settleMs} ms after /api/health and / answered (load average ${load}, Node ${process.version}):\n`);
+  console.log(`\nIdle memory, ${options.settleMs} ms after /api/health and / answered (load average ${load}, Node ${process.version}${options.nodeFlags.length ? `, ${options.nodeFlags.join(' ')}` : ''}):\n`);
   // No RSS after the snapshot: writing one takes hundreds of MB of its own.
   console.log('| server | tutor | ready in | RSS idle | RSS by kind | heap in snapshot (after a full GC) |');
   console.log('| --- | --- | --- | --- | --- | --- |');

@@ -23,6 +23,10 @@ export interface BenchOptions {
   optimizerRounds: number;
   /** `postgres`: the overhead part also runs on a throwaway PostgreSQL with one and with two instances, beside SQLite. */
   database: BenchDatabase;
+  /** Node/V8 flags for the server children (`--server-node-flags "--max-semi-space-size=2"`). */
+  serverNodeFlags: string[];
+  /** The connections part also writes heap snapshots of the server (idle, after set-up, 1,000 sockets) and summarises them. */
+  heapSnapshots: boolean;
 }
 
 export const usage = `Usage: pnpm bench [options]
@@ -30,7 +34,10 @@ export const usage = `Usage: pnpm bench [options]
   --sessions <n>         active sessions in the overhead runs (default 200)
   --turns <n>            learner turns per session with the zero-latency fake (default 10)
   --realistic-turns <n>  learner turns per session with the realistic fake (default 10, ≥1.2 s each)
-  --connections <n>      WebSocket connections to open and hold (default 1000)
+  --connections <n>      WebSocket connections to open and hold, each its own session, from a load
+                         generator process (default 10000; RSS also read at 1,000)
+  --heap-snapshots       with the connections part: heap snapshots of the server at idle and at
+                         1,000 sockets, their largest groups and the heap each socket adds
   --think-ms <n>         learner think time between turns (default 0: closed loop)
   --only <parts>         comma-separated subset of: ${benchParts.join(', ')}
   --profile              CPU-profile the server during the overhead runs (reports/profiles/)
@@ -41,9 +48,11 @@ export const usage = `Usage: pnpm bench [options]
   --optimizer-rounds <n> without/with-optimiser run pairs (default 2)
   --database <engine>    sqlite (default) or postgres: the overhead part also runs on a throwaway
                          PostgreSQL with one and with two instances, and measures cross-instance delivery
+  --server-node-flags=<flags>  space-separated Node/V8 flags for the server children, e.g.
+                         --server-node-flags=--max-semi-space-size=2 (memory against GC work per turn)
   -h, --help             this text
 
-Bigger runs: pnpm bench --sessions 500 --turns 40 --realistic-turns 30 --connections 5000`;
+Bigger runs: pnpm bench --sessions 500 --turns 40 --realistic-turns 30`;
 
 function positiveInteger(name: string, value: string | undefined, fallback: number, minimum = 1): number {
   if (value === undefined) return fallback;
@@ -71,6 +80,8 @@ export function parseOptions(argv: string[]): OptionsResult {
         'optimizer-cards': { type: 'string' },
         'optimizer-rounds': { type: 'string' },
         database: { type: 'string' },
+        'server-node-flags': { type: 'string' },
+        'heap-snapshots': { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
       strict: true,
@@ -90,7 +101,7 @@ export function parseOptions(argv: string[]): OptionsResult {
         sessions,
         turns: positiveInteger('turns', values.turns, 10),
         realisticTurns: positiveInteger('realistic-turns', values['realistic-turns'], 10),
-        connections: positiveInteger('connections', values.connections, 1000),
+        connections: positiveInteger('connections', values.connections, 10000),
         thinkMs: positiveInteger('think-ms', values['think-ms'], 0, 0),
         warmupSessions: Math.min(20, sessions),
         profile: values.profile ?? false,
@@ -100,6 +111,8 @@ export function parseOptions(argv: string[]): OptionsResult {
         optimizerCards: positiveInteger('optimizer-cards', values['optimizer-cards'], 1200, 20),
         optimizerRounds: positiveInteger('optimizer-rounds', values['optimizer-rounds'], 2),
         database: database as BenchDatabase,
+        heapSnapshots: values['heap-snapshots'] ?? false,
+        serverNodeFlags: (values['server-node-flags'] ?? '').split(/\s+/).filter(Boolean),
       },
     };
   } catch (error) {

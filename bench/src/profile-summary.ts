@@ -3,11 +3,14 @@
  * server folder, node internals, GC) and by function, and inclusive time of the server's
  * own functions, so it is clear what a turn spends its CPU on.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { SourceMap } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 interface ProfileNode {
   id: number;
-  callFrame: { functionName: string; url: string; lineNumber: number };
+  callFrame: { functionName: string; url: string; lineNumber: number; columnNumber?: number };
   children?: number[];
 }
 
@@ -45,8 +48,33 @@ function label(node: ProfileNode): string {
   return `${functionName || '(anonymous)'}${file ? ` ${file}${lineNumber > 0 ? `:${lineNumber + 1}` : ''}` : ''}`;
 }
 
+/**
+ * The server child runs compiled (server/dist-bench, one bundle and its chunks): each frame of
+ * the bundle is pointed back at its TypeScript source and line through the bundle's source map,
+ * so areas and names read as they did when the child ran the sources.
+ */
+function mapToSources(profile: CpuProfile): void {
+  const maps = new Map<string, SourceMap | null>();
+  const mapOf = (url: string): SourceMap | null => {
+    if (!maps.has(url)) {
+      const mapFile = `${fileURLToPath(url)}.map`;
+      maps.set(url, existsSync(mapFile) ? new SourceMap(JSON.parse(readFileSync(mapFile, 'utf8')) as ConstructorParameters<typeof SourceMap>[0]) : null);
+    }
+    return maps.get(url)!;
+  };
+  for (const node of profile.nodes) {
+    const frame = node.callFrame;
+    if (!frame.url.startsWith('file://') || !frame.url.endsWith('.js') || frame.url.includes('/node_modules/')) continue;
+    const entry = mapOf(frame.url)?.findEntry(frame.lineNumber, frame.columnNumber ?? 0);
+    if (!entry || !('originalSource' in entry) || !entry.originalSource) continue;
+    const source = entry.originalSource.startsWith('file://') ? entry.originalSource : pathToFileURL(path.resolve(path.dirname(fileURLToPath(frame.url)), entry.originalSource)).href;
+    node.callFrame = { ...frame, url: source, lineNumber: entry.originalLine };
+  }
+}
+
 export function summarizeProfile(file: string, limit = 20): ProfileSummary {
   const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
+  mapToSources(profile);
   const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
   const self = new Map<number, number>();
   profile.samples.forEach((id, index) => self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[index] ?? 0) / 1000));

@@ -4,7 +4,9 @@
  */
 import type { EvaluatorTokenRun } from './evaluator-tokens';
 import type { LighthouseBench } from './lighthouse-run';
-import type { ConnectionRun, EchoRun, TutorloopRun } from './load-runs';
+import { connectionRows, heapLines } from './connection-report';
+import type { ConnectionRun } from './connection-run';
+import type { EchoRun, TutorloopRun } from './load-runs';
 import type { OptimizerBench } from './optimizer-run';
 import type { PostgresBench } from './postgres-runs';
 import type { ProfileSummary } from './profile-summary';
@@ -46,8 +48,6 @@ export interface BenchResults {
 export const targets = {
   overheadP99Ms: 10,
   overheadRatioToEcho: 3,
-  connections: 1000,
-  rssBytes: 150e6,
   ttftOverheadMs: 15,
   webInitialJsGzipBytes: 250e3,
   lighthousePerformance: 0.95,
@@ -147,24 +147,7 @@ export function buildRows(results: BenchResults): Row[] {
       verdict: verdict(realistic.breakdown.ttftOverheadMs.p99 <= targets.ttftOverheadMs),
     });
   }
-  const connections = results.connections;
-  if (connections) {
-    const rss = Math.max(connections.rssConnectedBytes ?? 0, connections.rssAfterTurnBytes ?? 0) || null;
-    rows.push({
-      measure: 'Concurrent WebSocket connections held (each its own session, one turn each)',
-      result: `${connections.heldAfterTurn.toLocaleString('en-US')} / ${connections.target.toLocaleString('en-US')}${failureText(connections.failures)}`,
-      baseline: `opened in ${connections.connectSeconds.toFixed(1)} s`,
-      target: `${targets.connections.toLocaleString('en-US')}`,
-      verdict: verdict(connections.heldAfterTurn >= targets.connections),
-    });
-    rows.push({
-      measure: `Server RSS at ${connections.heldAfterTurn.toLocaleString('en-US')} connections`,
-      result: megabytes(rss),
-      baseline: `idle ${megabytes(connections.rssIdleBytes)} · after REST setup ${megabytes(connections.rssAfterSetupBytes)} · peak ${megabytes(connections.peakRssBytes)} · after full GC ${megabytes(connections.rssAfterGcBytes)} (heap ${megabytes(connections.heapUsedAfterGcBytes)})`,
-      target: `≤ ${megabytes(targets.rssBytes)}`,
-      verdict: verdict(rss !== null && rss <= targets.rssBytes && connections.heldAfterTurn >= targets.connections),
-    });
-  }
+  if (results.connections) rows.push(...connectionRows(results.connections));
   const optimizer = results.optimizer;
   if (optimizer && optimizer.with.length) {
     const without = worstOf(optimizer.without);
@@ -311,7 +294,7 @@ export function buildNotes(results: BenchResults): string[] {
     `The load generator, the server child and anything else running share these cores: on a loaded 2-core machine the figures are pessimistic. Before the run, an idle process's 10 ms timer fired late by p50 ${formatMs(environment.idleTimerLatenessMs.p50)} · p99 ${formatMs(environment.idleTimerLatenessMs.p99)} · max ${formatMs(environment.idleTimerLatenessMs.max)} — a floor under every p99 here.`,
     'Overhead = client-observed time from sending `chat` to receiving `assistant`, minus the fake LLM\'s scheduled model time for the turn (realistic: max(evaluator 600, safety 300) + first token 400 + 7 chunks × 25 = 1,175 ms; zero: 0). A fake timer that fires late because the event loop was busy counts as server time. Sessions run closed-loop (no think time unless --think-ms), starts staggered over one turn, so "active sessions" means every session always has a turn in flight.',
     'Baseline = a bare `ws` server that parses each frame, inserts one row into SQLite (better-sqlite3, WAL, synchronous=NORMAL) and echoes it, in its own child process, with the same number of connections and message rate.',
-    'MB = 10^6 bytes, KB = 10^3 bytes; RSS from /proc/<pid>/status of the server child (node --import tsx, as `npm start` runs it).',
+    'MB = 10^6 bytes, KB = 10^3 bytes; RSS from /proc/<pid>/status of the server child (compiled with esbuild as `npm start` builds the server, run with plain node).',
   ];
   const overhead = results.overhead;
   if (overhead) {
@@ -348,6 +331,11 @@ export function buildNotes(results: BenchResults): string[] {
       const failures = failureText(run.failures);
       if (failures) notes.push(`${run.phase} run problems:${failures}`);
     }
+  }
+  if (results.connections) {
+    const { connections } = results;
+    notes.push(`Connections: the server's RSS (after a full GC) by checkpoint: ${connections.checkpoints.map((point) => `${point.label} ${(point.rssAfterGcBytes / 1e6).toFixed(1)} MB`).join(' · ')}.${connections.openFilesLimit !== null && connections.openFilesLimit < connections.target + 100 ? ` The server's open-files limit (${connections.openFilesLimit}) is below the sockets asked for: raise \`ulimit -n\`.` : ''}`);
+    if (connections.heap) notes.push(heapLines(connections.heap).join('\n'));
   }
   if (results.evaluatorTokens) notes.push(`Evaluator tokens: ${results.evaluatorTokens.method}.`);
   if (results.lighthouse?.status === 'measured') {

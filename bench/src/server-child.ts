@@ -1,6 +1,6 @@
 /**
- * A server child of the bench, started with `node --import tsx` over IPC (see
- * `server-process.ts`). It runs one of:
+ * A server child of the bench, compiled as `npm start`'s server is (`build-child.mjs`) and
+ * started with plain `node` over IPC (see `server-process.ts`). It runs one of:
  *
  * - `tutorloop`: the real server (`startServer`: fastify + ws + SQLite file, or PostgreSQL
  *   with `databaseUrl`), configured as
@@ -9,7 +9,7 @@
  * - `echo`: the baseline — a bare `ws` server that parses each frame, inserts one row into
  *   SQLite (better-sqlite3, same WAL/synchronous settings as the server) and echoes it.
  *
- * It answers the parent's requests (clock, stats, timings, profiling, stop) and exits when
+ * It answers the parent's requests (clock, stats, timings, profiling, heap snapshots, stop) and exits when
  * the parent goes away, so a crashed bench leaves no server behind.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -19,6 +19,7 @@ import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { writeHeapSnapshot } from 'node:v8';
 import { WebSocketServer } from 'ws';
 import type { Database } from '../../server/src/db/database';
 import { ChildOptions, ChildRequest, type ChildReady, type ChildReplies, type ChildReply, type ChildStats } from './child-protocol';
@@ -49,6 +50,8 @@ async function startTutorloop(options: ChildOptions): Promise<RunningChild> {
     // The default (30 frames / 10 s) is per learner; a closed-loop bench client sends faster.
     WS_RATE_LIMIT: '10000',
     TURN_RATE_LIMIT: '100000',
+    // The connections row opens up to 100 sessions per learner (registration's scrypt is slow).
+    SESSION_RATE_LIMIT: '100000',
     ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),
     ...(options.jwtSecret ? { JWT_SECRET: options.jwtSecret } : {}),
   });
@@ -125,6 +128,7 @@ async function main(): Promise<void> {
         afterGarbageCollection: Boolean(request.collectGarbage && collect),
         peakRssBytes: procStatusBytes('VmHWM'),
         heapUsedBytes: memory.heapUsed,
+        heapTotalBytes: memory.heapTotal,
         externalBytes: memory.external,
         cpuMs: (cpu.user + cpu.system) / 1000,
         eventLoopDelay: { p50: loopDelay.percentile(50) / 1e6, p99: loopDelay.percentile(99) / 1e6, max: loopDelay.max / 1e6 },
@@ -153,6 +157,7 @@ async function main(): Promise<void> {
       writeFileSync(request.file, JSON.stringify(profile));
       return { file: request.file };
     },
+    heap_snapshot: async (request) => ({ file: writeHeapSnapshot(request.file) }),
     seed_history: async (request) => {
       if (!running.seedHistory) throw new Error('seed_history: only the tutorloop child has a storage');
       return running.seedHistory(request);

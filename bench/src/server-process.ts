@@ -1,9 +1,10 @@
 /**
- * The parent's handle on a server child (`server-child.ts`): starts it with
- * `node --import tsx` and an IPC channel in a fresh temp DATA_DIR, sends typed requests,
+ * The parent's handle on a server child (`server-child.ts`): compiles it once per bench run
+ * (`build-child.mjs`: esbuild, as `npm start`'s server is compiled; skipped when unchanged),
+ * starts it with plain `node` and an IPC channel in a fresh temp DATA_DIR, sends typed requests,
  * reads its RSS from /proc, and stops it — always removing the folder, also on Ctrl-C.
  */
-import { fork, type ChildProcess } from 'node:child_process';
+import { fork, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -12,13 +13,27 @@ import type { ChildOptions, ChildReady, ChildReplies, ChildReply, ChildRequest, 
 import { registerCleanup } from './cleanup';
 import { epochNow } from './clock';
 
-const childEntry = path.join(path.dirname(fileURLToPath(import.meta.url)), 'server-child.ts');
+const sourceDirectory = path.dirname(fileURLToPath(import.meta.url));
+const childEntry = path.resolve(sourceDirectory, '../../server/dist-bench/server-child.js');
+let built = false;
+
+/** Compiles the child unless its build stamp matches the sources (once per bench process). */
+function ensureChildBuild(): void {
+  if (built) return;
+  // The build's one line goes to stderr: stdout carries only the bench's table.
+  const result = spawnSync(process.execPath, [path.join(sourceDirectory, 'build-child.mjs')], { stdio: ['ignore', 2, 2] });
+  if (result.status !== 0) throw new Error(`compiling the bench's server child failed (exit code ${result.status})`);
+  built = true;
+}
+
 const startTimeoutMs = 60_000;
 const requestTimeoutMs = 60_000;
 
 type RequestParameters<Type extends ChildRequestType> = Omit<Extract<ChildRequest, { type: Type }>, 'id' | 'type'>;
 
 export class ServerProcess {
+  /** Extra V8/Node flags for every child (`--server-node-flags`, e.g. `--max-semi-space-size=2`). */
+  static nodeFlags: readonly string[] = [];
   private nextId = 1;
   private readonly pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
   private readonly logLines: string[] = [];
@@ -61,10 +76,12 @@ export class ServerProcess {
 
   /** Starts a child and waits until it listens; returns it with the base URL. */
   static async start(options: Omit<ChildOptions, 'dataDirectory'>): Promise<{ server: ServerProcess; url: string }> {
+    ensureChildBuild();
     const dataDirectory = mkdtempSync(path.join(tmpdir(), 'tutorloop-bench-'));
     const child = fork(childEntry, [JSON.stringify({ ...options, dataDirectory } satisfies ChildOptions)], {
-      // --expose-gc only lets the bench ask for a full GC before reading memory; it changes no GC behaviour.
-      execArgv: ['--import', import.meta.resolve('tsx'), '--expose-gc'],
+      // Plain node, as `npm start` runs server/dist/main.js. --expose-gc only lets the bench ask
+      // for a full GC before reading memory; it changes no GC behaviour.
+      execArgv: ['--expose-gc', ...ServerProcess.nodeFlags],
       // As `npm start` runs the server (scripts/start.mjs): few malloc arenas, so the memory
       // scrypt's hashing threads touch goes back instead of staying per thread.
       env: { ...process.env, MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2' },
