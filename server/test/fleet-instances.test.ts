@@ -142,6 +142,47 @@ describe('two instances on one PostgreSQL', () => {
     onB.close();
   }, 60_000);
 
+  it('log what a turn emits while a log write is held up in one later write, and both sockets still get every delta in order (issue 27)', async () => {
+    const provider = createScriptedProvider();
+    const [a, b] = [await start(provider), await start()];
+    const { token, sessionId, socket: onA } = await openSession(a);
+    const onB = await b.connect(sessionId, token);
+    await onB.waitFor('history');
+    const [fromA, fromB] = [onA.events.length, onB.events.length];
+    const last = (await query<{ last: string }>('SELECT coalesce(max(id), 0) AS last FROM session_events WHERE session_id = $1', [sessionId]))[0]!.last;
+    // Hold every write to the log (reads go on), so the turn's first write waits while the rest of
+    // the turn — three chunks 20 ms apart, the reply committed — is emitted behind it.
+    const blocker = new pg.Client({ connectionString: url });
+    await blocker.connect();
+    await blocker.query('BEGIN');
+    await blocker.query('LOCK TABLE session_events IN EXCLUSIVE MODE');
+    provider.chunkDelayMs = 20;
+    onA.send({ type: 'chat', payload: { message: 'mitochondria make ATP', clientMessageId: 'held' } });
+    while ((await query('SELECT 1 FROM messages WHERE session_id = $1 AND content = $2', [sessionId, 'Tutor reply for turn 1.'])).length === 0) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    await blocker.query('COMMIT');
+    await blocker.end();
+
+    for (const [socket, from] of [[onA, fromA], [onB, fromB]] as const) {
+      await socket.waitFor('assistant', { from, timeoutMs: 10_000 });
+      await socket.waitFor('state_update', { from: socket.events.findIndex((event, index) => index >= from && event.type === 'assistant') });
+    }
+    const seenOnA = onA.events.slice(fromA);
+    const seenOnB = onB.events.slice(fromB);
+    expect(seenOnB).toEqual(seenOnA);
+    const reply = seenOnA.find((event) => event.type === 'assistant');
+    const streamed = seenOnA.flatMap((event) => (event.type === 'assistant_delta' ? [event.payload.delta] : []));
+    expect(streamed).toEqual(['Tutor ', 'reply ', 'for turn 1.']);
+    expect(reply?.type === 'assistant' && reply.payload.message).toBe('Tutor reply for turn 1.');
+    // One write per tick would be one statement per chunk; what waited went in one (now() is a statement's own here).
+    const writes = (await query<{ writes: number }>('SELECT count(DISTINCT created_at)::int AS writes FROM session_events WHERE session_id = $1 AND id > $2', [sessionId, last]))[0]!.writes;
+    expect(writes).toBeLessThanOrEqual(3);
+    provider.chunkDelayMs = 0;
+    onA.close();
+    onB.close();
+  }, 60_000);
+
   it('answer an HTTP step sent to the instance that does not run the session', async () => {
     const [a, b] = [await start(), await start()];
     const { token, sessionId, socket: onA } = await openSession(a);

@@ -55,15 +55,16 @@ export function postgresMessages(database: PostgresDatabase): MessageRepository 
     },
     async append(message) {
       // The session's row lock makes the next seq this unit's alone until it ends; read
-      // committed then shows the seqs a unit that held the lock before committed.
+      // committed then shows the seqs a unit that held the lock before committed — to the insert
+      // after the lock, which numbers itself (one statement fewer than reading the seq first).
+      // Not one statement with the lock: its snapshot would predate a holder's commit it waited for.
       await lockSession(database, message.sessionId);
-      const [next] = await database.select({ seq: sql<number>`coalesce(max(${messages.seq}), 0) + 1` }).from(messages).where(eq(messages.sessionId, message.sessionId));
       const [row] = await database
         .insert(messages)
         .values({
           id: message.id,
           sessionId: message.sessionId,
-          seq: Number(next!.seq),
+          seq: sql`(select coalesce(max(${messages.seq}), 0) + 1 from ${messages} where ${messages.sessionId} = ${message.sessionId})`,
           role: message.role,
           content: withoutNul(message.content),
           toolCall: message.toolCall,

@@ -242,38 +242,27 @@ export function postgresSessions(database: PostgresDatabase, sessionTypes: Sessi
       return toStoredSession(row!, sessionTypes);
     },
     async update(sessionId, changes, now) {
-      // Locked while read: a concurrent update waits, then merges its changes into this one's result.
-      const [row] = await database.select().from(sessions).where(eq(sessions.id, sessionId)).for('update');
-      if (!row) throw new StorageError('not_found', `session ${sessionId} does not exist`);
-      const current = toStoredSession(row, sessionTypes);
-      const typeState = changes.typeState === undefined ? current.typeState : parseTypeState(sessionTypes, changes.typeState);
-      if (typeState.type !== current.type) {
-        throw new StorageError('invalid_value', `session ${sessionId} is a ${current.type} session; a ${typeState.type} state does not fit it`);
-      }
-      const next = {
-        ...current,
-        status: changes.status ?? current.status,
-        title: changes.title ?? current.title,
-        turn: changes.turn ?? current.turn,
-        endReason: changes.endReason !== undefined ? changes.endReason : current.endReason,
-        endedAt: changes.endedAt !== undefined ? (changes.endedAt === null ? null : new Date(changes.endedAt.getTime())) : current.endedAt,
-        typeState,
-        updatedAt: new Date(now.getTime()),
-      } as StoredSession;
-      await database
+      // One statement: only the changed columns are set, so a concurrent update waits for the
+      // row's lock and this one then applies over its result (what the read FOR UPDATE and the
+      // write did in two round trips); a state of another type matches no row.
+      const typeState = changes.typeState === undefined ? undefined : parseTypeState(sessionTypes, changes.typeState);
+      const [row] = await database
         .update(sessions)
         .set({
-          status: next.status,
-          title: next.title,
-          turn: next.turn,
-          endReason: next.endReason,
-          endedAt: next.endedAt,
-          type: typeState.type,
-          typeState: typeState as unknown as Record<string, unknown>,
-          updatedAt: next.updatedAt,
+          ...(changes.status != null ? { status: changes.status } : {}),
+          ...(changes.title != null ? { title: changes.title } : {}),
+          ...(changes.turn != null ? { turn: changes.turn } : {}),
+          ...(changes.endReason !== undefined ? { endReason: changes.endReason } : {}),
+          ...(changes.endedAt !== undefined ? { endedAt: changes.endedAt === null ? null : new Date(changes.endedAt.getTime()) } : {}),
+          ...(typeState ? { type: typeState.type, typeState: typeState as unknown as Record<string, unknown> } : {}),
+          updatedAt: new Date(now.getTime()),
         })
-        .where(eq(sessions.id, sessionId));
-      return next;
+        .where(typeState ? and(eq(sessions.id, sessionId), eq(sessions.type, typeState.type)) : eq(sessions.id, sessionId))
+        .returning();
+      if (row) return toStoredSession(row, sessionTypes);
+      const [current] = await database.select({ type: sessions.type }).from(sessions).where(eq(sessions.id, sessionId));
+      if (!current) throw new StorageError('not_found', `session ${sessionId} does not exist`);
+      throw new StorageError('invalid_value', `session ${sessionId} is a ${current.type} session; a ${typeState?.type} state does not fit it`);
     },
     async delete(sessionId) {
       // Checklist, messages, actions, items, responses, estimates and agent logs go by ON DELETE CASCADE.

@@ -7,9 +7,19 @@
 import type pg from 'pg';
 import type { LoggedEvent } from '../../../core/fleet/event-router';
 
-/** The channels instances wake each other on; the payload is a session id. */
+/**
+ * The channels instances wake each other on. A command's payload is a session id; an event's is
+ * the session id, then a space and the writing instance's id when an owner wrote it (its own
+ * sockets got those rows from the write itself, so it skips the read: `eventWakeUp`).
+ */
 export const eventsChannel = 'tutorloop_events';
 export const commandsChannel = 'tutorloop_commands';
+
+/** The session an events wake-up is for, and the instance that wrote the rows (null: read them anywhere). */
+export function eventWakeUp(payload: string): { sessionId: string; writer: string | null } {
+  const space = payload.lastIndexOf(' ');
+  return space < 0 ? { sessionId: payload, writer: null } : { sessionId: payload.slice(0, space), writer: payload.slice(space + 1) };
+}
 
 export interface FleetTimings {
   /** How long a lease lasts unless renewed. */
@@ -92,7 +102,8 @@ export class FleetStore {
   /**
    * Appends `events` to the session's log in order, only while `owner` holds the lease at
    * `epoch` (the check and the insert are one statement; FOR SHARE makes a takeover wait for
-   * it), and wakes every instance. Returns the rows written, or null when fenced.
+   * it), and wakes every instance (naming the owner that wrote, `eventWakeUp`). Returns the
+   * rows written, or null when fenced.
    */
   async append(sessionId: string, fence: { owner: string; epoch: number } | null, events: ReadonlyArray<{ target: string | null; event: unknown }>): Promise<LoggedEvent[] | null> {
     const rows = events.map(({ target, event }) => ({ target, event }));
@@ -104,7 +115,7 @@ export class FleetStore {
          SELECT $1, row.value->>'target', row.value->'event' FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS row(value, n)
          WHERE EXISTS (SELECT 1 FROM lease) ORDER BY row.n
          RETURNING id, target, event)
-       SELECT id, target, event, pg_notify('${eventsChannel}', $1) FROM written`,
+       SELECT id, target, event, pg_notify('${eventsChannel}', ${fence ? "$1 || ' ' || $3" : '$1'}) FROM written`,
       fence ? [sessionId, JSON.stringify(rows), fence.owner, fence.epoch] : [sessionId, JSON.stringify(rows)],
     );
     if (result.rows.length === 0) return null;
@@ -173,6 +184,17 @@ export class FleetStore {
       [sessionId, this.timings.presenceStaleMs],
     );
     return (result.rowCount ?? 0) > 0;
+  }
+
+  /** The sessions among `sessionIds` listened to on a live instance: `listened` for many sessions in one statement. */
+  async listenedAmong(sessionIds: readonly string[]): Promise<Set<string>> {
+    if (sessionIds.length === 0) return new Set();
+    const result = await this.pool.query<{ session_id: string }>(
+      `SELECT DISTINCT p.session_id FROM session_presence p JOIN fleet_instances i ON i.id = p.instance_id
+       WHERE p.session_id = ANY($1::text[]) AND i.heartbeat_at > now() - $2 * interval '1 millisecond'`,
+      [sessionIds, this.timings.presenceStaleMs],
+    );
+    return new Set(result.rows.map((row) => row.session_id));
   }
 
   /** Drops old events and commands, dead instances and their listeners. */
