@@ -14,6 +14,7 @@ import { StorageError } from '../core/storage/storage-error';
 import type { assessmentItems, cards, messages, pendingActions, sessions } from './schema';
 
 type SessionRow = typeof sessions.$inferSelect;
+type MessageRow = typeof messages.$inferSelect;
 type SessionColumns = Pick<typeof sessions.$inferInsert, 'type' | 'typeState'>;
 
 /** `validated`: the row's type state is known to parse (it is the text of a state this adapter validated and wrote). */
@@ -115,22 +116,23 @@ export interface MessageColumns {
   created_at: number;
 }
 
+/** A raw statement's message row in drizzle's shape, so `toStoredMessage` stays the one mapping to StoredMessage (as `sessionRowFromColumns` does for sessions). */
 export function messageFromColumns(row: MessageColumns): StoredMessage {
-  return {
+  return toStoredMessage({
     id: row.id,
     sessionId: row.session_id,
     seq: row.seq,
-    role: row.role as StoredMessage['role'],
+    role: row.role,
     content: row.content,
-    toolCall: jsonOrNull(row.tool_call) as StoredMessage['toolCall'],
+    toolCall: jsonOrNull(row.tool_call) as MessageRow['toolCall'],
     toolCallId: row.tool_call_id,
-    widgetAnswer: jsonOrNull(row.widget_answer) as StoredMessage['widgetAnswer'],
+    widgetAnswer: jsonOrNull(row.widget_answer) as MessageRow['widgetAnswer'],
     clientMessageId: row.client_message_id,
     answeredAt: dateOrNull(row.answered_at),
     createdAt: new Date(row.created_at),
     stopped: row.stopped === 1,
     supersededBy: row.superseded_by,
-  };
+  });
 }
 
 export interface SessionColumnsRow {
