@@ -32,6 +32,7 @@ import { proportionOf } from './quantities';
 import { indicesOf, type Candidate, type PreparedMessage } from './prepared-message';
 import { analyzeText, FINITE_FORMS, type AnalyzedText, type AnalyzedWord } from './text-analysis';
 import { wordNet } from './wordnet';
+import { boundedMemo } from './bounded-memo';
 
 /** A learner word that stands where `idea` should be: its sister/cousin, or of the opposite direction. */
 function substituteFor(idea: KeyIdea, free: readonly Candidate[]): string | null {
@@ -347,27 +348,8 @@ function crossesClauses(hits: readonly IdeaHit[], weightOf: (idea: KeyIdea) => n
   return crossed > kept;
 }
 
-const formulaCache = new Map<string, Formula[]>();
-function formulasCached(content: string): Formula[] {
-  let found = formulaCache.get(content);
-  if (!found) {
-    found = formulasOf(content);
-    if (formulaCache.size > 5_000) formulaCache.clear();
-    formulaCache.set(content, found);
-  }
-  return found;
-}
-
-const analysisCache = new Map<string, AnalyzedText>();
-function analyzeTextCached(content: string): AnalyzedText {
-  let analyzed = analysisCache.get(content);
-  if (!analyzed) {
-    analyzed = analyzeText(content);
-    if (analysisCache.size > 5_000) analysisCache.clear();
-    analysisCache.set(content, analyzed);
-  }
-  return analyzed;
-}
+const formulasCached = boundedMemo(5_000, formulasOf);
+const analyzeTextCached = boundedMemo(5_000, analyzeText);
 
 /** Why the message contradicts the point, if it does: the checks of the header, in its order. */
 export function conflictOf(content: string, message: PreparedMessage, ideas: readonly KeyIdea[], hits: readonly IdeaHit[], missing: readonly KeyIdea[], weightOf: (idea: KeyIdea) => number): string | null {
